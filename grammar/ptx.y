@@ -1,0 +1,490 @@
+/* ptx.y: the shape of PTX statements.  The grammar says where a thing
+ * stands; C (parse.c) validates opcodes and modifiers against the table
+ * and builds the IR.  Actions build $$ and call the builder; nothing is
+ * global.  Recovery is per statement, so one run reports many errors. */
+
+%code requires {
+#include "all.h"
+#include "parse.h"
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+}
+
+%code {
+#include <string.h>
+int ptxlex(PTXSTYPE *, Loc *, yyscan_t);
+static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
+	if (N) { \
+		(Cur).first_line = YYRHSLOC(Rhs, 1).first_line; \
+		(Cur).first_column = YYRHSLOC(Rhs, 1).first_column; \
+		(Cur).off = YYRHSLOC(Rhs, 1).off; \
+		(Cur).last_line = YYRHSLOC(Rhs, N).last_line; \
+		(Cur).last_column = YYRHSLOC(Rhs, N).last_column; \
+		(Cur).end = YYRHSLOC(Rhs, N).end; \
+	} else { \
+		(Cur).first_line = (Cur).last_line = \
+			YYRHSLOC(Rhs, 0).last_line; \
+		(Cur).first_column = (Cur).last_column = \
+			YYRHSLOC(Rhs, 0).last_column; \
+		(Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end; \
+	} } while (0)
+}
+
+%define api.pure full
+%define api.prefix {ptx}
+%define parse.error detailed
+%define parse.lac full
+%locations
+%expect 0
+%define api.location.type {Loc}
+%parse-param {Parser *P} {yyscan_t scanner}
+%lex-param {yyscan_t scanner}
+
+%union {
+	Tok tok;
+	Str str;
+	Opnd *opd;
+	OL ol;
+	SL sl;
+	NL nl;
+	DL dl;
+	Decl *decl;
+	Dname *dname;
+	Stmt *stmt;
+	Head head;
+	int32_t inl[3];
+	int num;
+}
+
+%token <tok> WORD DOT REG INT FLT STR
+%token VERSION TARGET ADDRSIZE FILE_ LOC SECTION ENTRY FUNC PRAGMA
+%token CALLPROTO CALLTARGETS BRANCHTARGETS ALIAS SHL SHR
+%token <tok> PERF
+
+%type <sl> attrs attrs0 dims perfs strs toks wordlist ilist
+%type <str> attr perf intlist0 intlist init ival expr term unary
+%type <str> prim tok
+%type <opd> operand simple addrbase num nprim
+%type <ol> operands vlist slist
+%type <nl> dnames
+%type <dname> dname
+%type <decl> param
+%type <dl> params plist rets
+%type <head> head
+%type <stmt> ins
+%type <inl> inlined
+%type <str> fnname
+
+%left '|'
+%left '^'
+%left '&'
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+
+%%
+
+module
+	: %empty
+	| module item
+	;
+
+item
+	: VERSION FLT
+		{ Item *i = mkitem(P, Iver, tokstr(P, $2));
+		  additem(P, i, &@$); }
+	| VERSION INT
+		{ Item *i = mkitem(P, Iver, tokstr(P, $2));
+		  additem(P, i, &@$); }
+	| TARGET wordlist
+		{ Item *i = mkitem(P, Itarget, 0);
+		  i->s = $2.h ? $2.h->s : 0;
+		  i->decl = mkdecl(P, $2, (NL){0}, 0);
+		  additem(P, i, &@$); }
+	| ADDRSIZE INT
+		{ Item *i = mkitem(P, Iaddr, tokstr(P, $2));
+		  additem(P, i, &@$); }
+	| FILE_ INT STR
+		{ Item *i = mkitem(P, Ifile, cat(P, tokstr(P, $2), " ",
+			tokstr(P, $3)));
+		  additem(P, i, &@$); }
+	| FILE_ INT STR ',' INT ',' INT
+		{ Str s = cat(P, tokstr(P, $2), " ", tokstr(P, $3));
+		  s = cat(P, s, ", ", tokstr(P, $5));
+		  Item *i = mkitem(P, Ifile, cat(P, s, ", ", tokstr(P, $7)));
+		  additem(P, i, &@$); }
+	| SECTION DOT '{' { secbegin(P, $2); } secitems '}'
+		{ secend(P, &@$); }
+	| attrs dnames init ';'
+		{ additem(P, mkvar(P, $1, $2, $3), &@$); }
+	| head '{' { funcbegin(P, &$1, &@1, &@2); } stmts '}'
+		{ funcend(P, &@5); }
+	| head ';'
+		{ funcproto(P, &$1, &@1, &@2); }
+	| head
+		{ funcproto(P, &$1, &@1, &@1); }
+	| PRAGMA strs ';'
+		{ Item *i = mkitem(P, Ipragma, 0);
+		  i->decl = mkdecl(P, $2, (NL){0}, 0);
+		  additem(P, i, &@$); }
+	| ALIAS WORD ',' WORD ';'
+		{ Item *i = mkitem(P, Ialias, cat(P, tokstr(P, $2), ", ",
+			tokstr(P, $4)));
+		  additem(P, i, &@$); }
+	| error ';'
+		{ yyerrok; P->prevend = @$.end; }
+	| error '}'
+		{ yyerrok; P->prevend = @$.end; P->fn = 0; }
+	;
+
+wordlist
+	: WORD                  { $$ = (SL){0}; slpush(P, &$$, tokstr(P, $1)); }
+	| wordlist ',' WORD     { $$ = $1; slpush(P, &$$, tokstr(P, $3)); }
+	;
+
+strs
+	: STR                   { $$ = (SL){0}; slpush(P, &$$, tokstr(P, $1)); }
+	| strs ',' STR          { $$ = $1; slpush(P, &$$, tokstr(P, $3)); }
+	;
+
+/* ---- declarations ---- */
+
+attrs0
+	: %empty                { $$ = (SL){0}; }
+	| attrs                 { $$ = $1; }
+	;
+
+attrs
+	: attr                  { $$ = (SL){0}; slpush(P, &$$, $1); }
+	| attrs attr            { $$ = $1; slpush(P, &$$, $2); }
+	;
+
+attr
+	: DOT                   { $$ = tokstr(P, $1); }
+	| DOT INT               { $$ = cat(P, tokstr(P, $1), " ",
+				    tokstr(P, $2)); }
+	| DOT '(' DOT ')'       { $$ = cat(P, tokstr(P, $1), "(",
+				    cat(P, tokstr(P, $3), ")", "")); }
+	;
+
+dnames
+	: dname                 { $$ = (NL){$1, $1, 1}; }
+	| dnames ',' dname      { $$ = $1; $$.t->next = $3; $$.t = $3;
+				  $$.n++; }
+	;
+
+dname
+	: WORD dims             { $$ = mkdname(P, tokstr(P, $1), -1, $2); }
+	| REG dims              { $$ = mkdname(P, tokstr(P, $1), -1, $2); }
+	| REG '<' INT '>'       { $$ = mkdname(P, tokstr(P, $1), toint($3),
+				    (SL){0}); }
+	| WORD '<' INT '>'      { $$ = mkdname(P, tokstr(P, $1), toint($3),
+				    (SL){0}); }
+	;
+
+dims
+	: %empty                { $$ = (SL){0}; }
+	| dims '[' ']'          { $$ = $1; slpush(P, &$$, interns("")); }
+	| dims '[' INT ']'      { $$ = $1; slpush(P, &$$, tokstr(P, $3)); }
+	;
+
+init
+	: %empty                { $$ = 0; }
+	| '=' ival              { $$ = $2; }
+	;
+
+ival
+	: expr                  { $$ = $1; }
+	| '{' ilist '}'         { $$ = join(P, $2, "{", ", ", "}"); }
+	;
+
+/* A list of thousands of bytes is common (tables, fatbins): joined
+ * once, not concatenated pairwise. */
+ilist
+	: ival                  { $$ = (SL){0}; slpush(P, &$$, $1); }
+	| ilist ',' ival        { $$ = $1; slpush(P, &$$, $3); }
+	;
+
+expr
+	: term                  { $$ = $1; }
+	| expr '|' expr         { $$ = cat(P, $1, "|", $3); }
+	| expr '^' expr         { $$ = cat(P, $1, "^", $3); }
+	| expr '&' expr         { $$ = cat(P, $1, "&", $3); }
+	| expr SHL expr         { $$ = cat(P, $1, "<<", $3); }
+	| expr SHR expr         { $$ = cat(P, $1, ">>", $3); }
+	| expr '+' expr         { $$ = cat(P, $1, "+", $3); }
+	| expr '-' expr         { $$ = cat(P, $1, "-", $3); }
+	| expr '*' expr         { $$ = cat(P, $1, "*", $3); }
+	| expr '/' expr         { $$ = cat(P, $1, "/", $3); }
+	| expr '%' expr         { $$ = cat(P, $1, "%", $3); }
+	;
+
+term
+	: unary                 { $$ = $1; }
+	;
+
+unary
+	: prim                  { $$ = $1; }
+	| '-' unary             { $$ = cat(P, "-", $2, ""); }
+	| '~' unary             { $$ = cat(P, "~", $2, ""); }
+	| '!' unary             { $$ = cat(P, "!", $2, ""); }
+	;
+
+prim
+	: INT                   { $$ = tokstr(P, $1); }
+	| FLT                   { $$ = tokstr(P, $1); }
+	| WORD                  { $$ = tokstr(P, $1); }
+	| DOT                   { $$ = tokstr(P, $1); }
+	| '(' expr ')'          { $$ = cat(P, "(", $2, ")"); }
+	| WORD '(' expr ')'     { $$ = cat(P, tokstr(P, $1), "(",
+				    cat(P, $3, ")", "")); }
+	;
+
+/* ---- functions ---- */
+
+head
+	: attrs0 ENTRY WORD params perfs
+		{ $$ = (Head){$1, 1, {0}, $4, $3, @3, $5}; }
+	| attrs0 FUNC rets WORD params perfs
+		{ $$ = (Head){$1, 0, $3, $5, $4, @4, $6}; }
+	;
+
+rets
+	: %empty                { $$ = (DL){0}; }
+	| '(' plist ')'         { $$ = $2; $$.has = 1; }
+	;
+
+params
+	: %empty                { $$ = (DL){0}; }
+	| '(' plist ')'         { $$ = $2; $$.has = 1; }
+	;
+
+plist
+	: %empty                { $$ = (DL){0}; }
+	| param                 { $$ = (DL){$1, $1, 1, 0}; }
+	| plist ',' param       { $$ = $1; if ($$.t) $$.t->next = $3;
+				  else $$.h = $3;
+				  $$.t = $3; $$.n++; }
+	;
+
+param
+	: attrs dname           { $$ = mkdecl(P, $1, (NL){$2, $2, 1}, 0); }
+	;
+
+perfs
+	: %empty                { $$ = (SL){0}; }
+	| perfs perf            { $$ = $1; slpush(P, &$$, $2); }
+	;
+
+perf
+	: PERF intlist0         { $$ = $2 ? cat(P, tokstr(P, $1), " ", $2)
+				    : tokstr(P, $1); }
+	;
+
+intlist0
+	: %empty                { $$ = 0; }
+	| intlist               { $$ = $1; }
+	;
+
+intlist
+	: INT                   { $$ = tokstr(P, $1); }
+	| intlist ',' INT       { $$ = cat(P, $1, ", ", tokstr(P, $3)); }
+	;
+
+/* ---- statements ---- */
+
+stmts
+	: %empty
+	| stmts stmt
+	;
+
+stmt
+	: attrs dnames init ';'
+		{ Stmt *s = mkstmt(P, Sdecl, 0);
+		  s->decl = mkdecl(P, $1, $2, $3);
+		  addstmt(P, s, &@$); }
+	| WORD ':'
+		{ addstmt(P, mkstmt(P, Slabel, tokstr(P, $1)), &@$); }
+	| ins ';'
+		{ addstmt(P, $1, &@$); }
+	| '{'
+		{ addstmt(P, mkstmt(P, Sopen, 0), &@1); P->depth++; }
+	  stmts '}'
+		{ P->depth--; addstmt(P, mkstmt(P, Sclose, 0), &@4); }
+	| LOC INT INT INT
+		{ addstmt(P, mkloc(P, $2, $3, $4, 0, 0), &@$); }
+	| LOC INT INT INT ',' fnname
+		{ addstmt(P, mkloc(P, $2, $3, $4, $6, 0), &@$); }
+	| LOC INT INT INT ',' fnname ',' inlined
+		{ addstmt(P, mkloc(P, $2, $3, $4, $6, $8), &@$); }
+	| PRAGMA strs ';'
+		{ Stmt *s = mkstmt(P, Spragma, 0);
+		  s->decl = mkdecl(P, $2, (NL){0}, 0);
+		  addstmt(P, s, &@$); }
+	| CALLPROTO toks ';'
+		{ Stmt *s = mkstmt(P, Sdir, interns(".callprototype"));
+		  s->decl = mkdecl(P, $2, (NL){0}, 0);
+		  addstmt(P, s, &@$); }
+	| CALLTARGETS toks ';'
+		{ Stmt *s = mkstmt(P, Sdir, interns(".calltargets"));
+		  s->decl = mkdecl(P, $2, (NL){0}, 0);
+		  addstmt(P, s, &@$); }
+	| BRANCHTARGETS toks ';'
+		{ Stmt *s = mkstmt(P, Sdir, interns(".branchtargets"));
+		  s->decl = mkdecl(P, $2, (NL){0}, 0);
+		  addstmt(P, s, &@$); }
+	| error ';'
+		{ yyerrok; P->prevend = @$.end; }
+	;
+
+fnname
+	: WORD WORD             { $$ = tokstr(P, $2);
+				  if (strcmp(tokstr(P, $1), "function_name"))
+					ptxerror(&@1, P, scanner,
+					    "expected function_name"); }
+	;
+
+inlined
+	: WORD INT INT INT      { $$[0] = toint($2); $$[1] = toint($3);
+				  $$[2] = toint($4);
+				  if (strcmp(tokstr(P, $1), "inlined_at"))
+					ptxerror(&@1, P, scanner,
+					    "expected inlined_at"); }
+	;
+
+toks
+	: %empty                { $$ = (SL){0}; }
+	| toks tok              { $$ = $1; slpush(P, &$$, $2); }
+	;
+
+tok
+	: WORD { $$ = tokstr(P, $1); } | DOT { $$ = tokstr(P, $1); }
+	| REG { $$ = tokstr(P, $1); }  | INT { $$ = tokstr(P, $1); }
+	| FLT { $$ = tokstr(P, $1); }  | STR { $$ = tokstr(P, $1); }
+	| '(' { $$ = interns("("); }   | ')' { $$ = interns(")"); }
+	| ',' { $$ = interns(","); }   | '[' { $$ = interns("["); }
+	| ']' { $$ = interns("]"); }
+	;
+
+ins
+	: WORD
+		{ $$ = mkins(P, 0, 0, $1, (OL){0}); }
+	| WORD operands
+		{ $$ = mkins(P, 0, 0, $1, $2); }
+	| '@' simple WORD
+		{ $$ = mkins(P, $2, 0, $3, (OL){0}); }
+	| '@' simple WORD operands
+		{ $$ = mkins(P, $2, 0, $3, $4); }
+	| '@' '!' simple WORD
+		{ $$ = mkins(P, $3, 1, $4, (OL){0}); }
+	| '@' '!' simple WORD operands
+		{ $$ = mkins(P, $3, 1, $4, $5); }
+	;
+
+operands
+	: operand               { $$ = (OL){0}; olpush(&$$, $1); }
+	| operands ',' operand  { $$ = $1; olpush(&$$, $3); }
+	;
+
+simple
+	: REG                   { $$ = mkop(P, Preg, tokstr(P, $1)); }
+	| REG DOT               { $$ = mkop(P, Preg, tokstr(P, $1));
+				  $$->comp = tokstr(P, $2); }
+	| WORD                  { $$ = mkop(P, Psym, tokstr(P, $1)); }
+	;
+
+operand
+	: simple                { $$ = $1; }
+	| '!' simple            { $$ = $2; $$->neg = 1; }
+	| num                   { $$ = $1; }
+	| WORD '+' INT          { $$ = mkop(P, Pexpr, cat(P, tokstr(P, $1),
+				    "+", tokstr(P, $3))); }
+	| simple '|' simple     { OL l = {0}; olpush(&l, $1); olpush(&l, $3);
+				  $$ = mkagg(P, Ppair, l); }
+	| '{' vlist '}'         { $$ = mkagg(P, Pvec, $2); }
+	| '(' ')'               { $$ = mkagg(P, Plist, (OL){0}); }
+	| '(' slist ')'         { $$ = mkagg(P, Plist, $2); }
+	| '[' addrbase ']'      { OL l = {0}; olpush(&l, $2);
+				  $$ = mkagg(P, Paddr, l); }
+	| '[' addrbase ',' vlist ']'
+				{ OL l = {0}; olpush(&l, $2);
+				  for (Opnd *o = $4.h, *n; o; o = n) {
+					n = o->next; o->next = 0;
+					olpush(&l, o); }
+				  $$ = mkagg(P, Paddr, l); }
+	;
+
+/* Immediates may be constant expressions: ((128 >> 4) << 16), 32 * 4.
+ * A parenthesised list of names is a call's argument list instead. */
+num
+	: nprim                 { $$ = $1; }
+	| num '|' num           { $$ = mkexpr(P, $1, "|", $3); }
+	| num '^' num           { $$ = mkexpr(P, $1, "^", $3); }
+	| num '&' num           { $$ = mkexpr(P, $1, "&", $3); }
+	| num SHL num           { $$ = mkexpr(P, $1, "<<", $3); }
+	| num SHR num           { $$ = mkexpr(P, $1, ">>", $3); }
+	| num '+' num           { $$ = mkexpr(P, $1, "+", $3); }
+	| num '-' num           { $$ = mkexpr(P, $1, "-", $3); }
+	| num '*' num           { $$ = mkexpr(P, $1, "*", $3); }
+	| num '/' num           { $$ = mkexpr(P, $1, "/", $3); }
+	| num '%' num           { $$ = mkexpr(P, $1, "%", $3); }
+	;
+
+nprim
+	: INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
+	| FLT                   { $$ = mkop(P, Pflt, tokstr(P, $1)); }
+	| '-' nprim             { $$ = mkexpr(P, 0, "-", $2); }
+	| '~' nprim             { $$ = mkexpr(P, 0, "~", $2); }
+	| '(' num ')'           { $$ = mkexpr(P, 0, "(", $2); }
+	;
+
+slist
+	: simple                { $$ = (OL){0}; olpush(&$$, $1); }
+	| slist ',' simple      { $$ = $1; olpush(&$$, $3); }
+	;
+
+vlist
+	: operand               { $$ = (OL){0}; olpush(&$$, $1); }
+	| vlist ',' operand     { $$ = $1; olpush(&$$, $3); }
+	;
+
+addrbase
+	: simple                { $$ = $1; }
+	| INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
+	| simple '+' INT        { $$ = $1; $$->off = cat(P, "+",
+				    tokstr(P, $3), ""); }
+	| simple '+' '-' INT    { $$ = $1; $$->off = cat(P, "+-",
+				    tokstr(P, $4), ""); }
+	| simple '-' INT        { $$ = $1; $$->off = cat(P, "-",
+				    tokstr(P, $3), ""); }
+	;
+
+/* ---- debug sections: data lines and labels ---- */
+
+secitems
+	: %empty
+	| secitems secitem
+	;
+
+secitem
+	: DOT { secdir(P, tokstr(P, $1)); } seclist
+	| WORD ':'              { seclabel(P, tokstr(P, $1)); }
+	;
+
+seclist
+	: expr                  { secarg(P, $1, 1); }
+	| seclist ',' expr      { secarg(P, $3, 0); }
+	;
+
+%%
+
+static void
+ptxerror(Loc *l, Parser *P, yyscan_t s, const char *msg)
+{
+	UNUSED(s);
+	lexerr(&P->lx, l, "%s", msg);
+}

@@ -1,0 +1,317 @@
+/* ptxpress: the IR and every prototype, grouped by file.
+ * Read top to bottom: memory, strings, the opcode table, operands,
+ * statements, functions, the module, then what each file exports. */
+#ifndef ALL_H
+#define ALL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+#define NORETURN _Noreturn
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+#define UNUSED(x) ((void)(x))
+
+#ifdef PTXPRESS_DEBUG
+#define assertx(c) ((c) ? (void)0 : die("assertion failed: %s", #c))
+#else
+#define assertx(c) ((void)0)
+#endif
+
+/* ---- memory: a module lives in one arena and dies at once ---- */
+
+typedef struct Arena Arena;
+typedef struct Chunk Chunk;
+struct Chunk { Chunk *prev; size_t used, cap; };
+struct Arena { Chunk *cur; size_t total; };
+
+/* ---- text: every name and modifier is interned, so equal means the
+ * same pointer; literals keep their spelling ---- */
+
+typedef const char *Str;
+typedef struct Intern Intern;
+
+/* ---- source positions ---- */
+
+typedef struct Span { uint32_t off, len; } Span;
+typedef struct Pos { uint32_t line, col; } Pos;
+
+/* ---- the opcode table (ops.h) ---- */
+
+typedef enum {
+	D0,     /* operand 0 is written */
+	D0U,    /* operand 0 is written and read */
+	DNO,    /* nothing is written */
+	DCALL,  /* call: the return list is written */
+} Defs;
+
+/* How an instruction orders against others.  The scheduler and the
+ * validator both read only this, so a new opcode is one table row. */
+typedef enum {
+	Kpure,  /* registers only */
+	Kcoll,  /* registers only, but warp-collective: keeps its order
+	         * among collectives */
+	Kcc,    /* reads or writes the carry flag: keeps its order among Kcc */
+	Kld,    /* reads memory of its state space */
+	Kst,    /* writes memory of its state space */
+	Krmw,   /* atomics: ordered against every memory access */
+	Kord,   /* async proxies, fences, barriers: ordered against every
+	         * memory access and every other Kord; arithmetic may cross */
+	Kfull,  /* waits and unknowns: nothing crosses */
+	Kctl,   /* branches, calls, exits: end a block */
+} Klass;
+
+typedef enum { Lalu, Lsfu, Lmem, Lmma } Lat;
+
+enum {
+#define O(id, name, defs, klass, lat) O##id,
+#include "ops.h"
+#undef O
+	Ounknown,
+	Onum
+};
+
+typedef struct Opinfo {
+	const char *name;
+	Defs defs;
+	Klass klass;
+	Lat lat;
+} Opinfo;
+
+extern const Opinfo opinfo[Onum];
+
+/* ---- operands ---- */
+
+enum {
+	Preg,   /* %r1, a named register; .comp holds .x of %tid.x */
+	Psym,   /* a label, variable, function, or a name not (yet)
+	         * known to be a register; "_" is Psink */
+	Psink,  /* _ */
+	Pint,   /* integer literal, spelling kept */
+	Pflt,   /* float literal incl. 0f/0d bit patterns */
+	Paddr,  /* [base+off, more...]: sub[0] is the base */
+	Pvec,   /* {a, b, ...} */
+	Ppair,  /* p|q */
+	Plist,  /* (a, b) of call */
+	Pexpr,  /* sym+off and other constant expressions, spelled */
+};
+
+typedef struct Opnd Opnd;
+struct Opnd {
+	uint8_t kind;
+	uint8_t neg;        /* !%p */
+	uint8_t minus;      /* -1, -0f... spelled with a leading minus */
+	Str s;              /* name or literal spelling */
+	Str comp;           /* component: .x */
+	Str off;            /* address offset spelling: "+8", "+-8", "-8" */
+	int32_t reg;        /* register id in the function, or -1 */
+	uint32_t nsub;
+	Opnd *sub;
+	Opnd *next;         /* while parsing only */
+};
+
+/* ---- statements of a function body ---- */
+
+enum {
+	Sins,     /* an instruction */
+	Slabel,   /* name: */
+	Sloc,     /* .loc file line col [, function_name X, inlined_at f l c] */
+	Sdecl,    /* .reg/.local/.shared/.param... inside a body */
+	Spragma,  /* .pragma "..."; */
+	Sdir,     /* .callprototype/.calltargets/.branchtargets ...; */
+	Sopen,    /* { of a nested scope */
+	Sclose,   /* } */
+};
+
+typedef struct Dname Dname;
+struct Dname {
+	Str name;
+	int32_t count;      /* %r<count>, or -1 */
+	uint32_t ndim;
+	Str *dim;           /* "16", or "" for [] */
+	Dname *next;        /* while parsing only */
+};
+
+typedef struct Decl Decl;
+struct Decl {
+	uint32_t nattr;
+	Str *attr;          /* .visible .global .align 4 .v2 .b8 ... in order */
+	uint32_t nname;
+	Dname *name;
+	Str init;           /* "= {1, 2}" spelled canonically, or NULL */
+	Decl *next;         /* parameter lists while parsing */
+};
+
+typedef struct Stmt Stmt;
+struct Stmt {
+	uint8_t kind;
+	uint8_t dirty;      /* changed: print from the IR, not the source */
+	uint8_t gneg;       /* @!p */
+	uint16_t op;        /* Sins: the Op, Ounknown if not in the table */
+	Span lead;          /* trivia before it (whitespace, comments) */
+	Span text;          /* its own bytes in the source */
+	Pos pos;
+	Str name;           /* Sins: opcode base as written; Slabel: label;
+	                     * Spragma/Sdir/Sloc: the whole text canonically */
+	Opnd *guard;        /* Sins */
+	uint32_t nmod;
+	Str *mod;           /* Sins: ".global", ".nc", ... */
+	uint32_t nop;
+	Opnd *opd;          /* Sins operands */
+	Decl *decl;         /* Sdecl */
+	int32_t loc[3];     /* Sloc: file, line, column */
+	Str locfn;          /* Sloc: function_name, or NULL */
+	int32_t inl[3];     /* Sloc: inlined_at file line col, or 0 */
+	Stmt *next;         /* while parsing only */
+};
+
+/* A register, after scope resolution.  Range declarations %r<100>
+ * make 100 of these sharing a prefix. */
+typedef struct Reg {
+	Str name;           /* NULL for a member of a range: prefix+idx */
+	Str prefix;
+	uint32_t idx;
+	Str type;           /* .b32, .pred, ... */
+	uint8_t units;      /* 32-bit registers it takes; 0 for a predicate */
+	uint8_t pred;
+	uint32_t scope;     /* depth of the declaring scope */
+} Reg;
+
+typedef struct Perf { Str name; Str args; } Perf;  /* .maxntid 128, 1, 1 */
+
+typedef struct Func Func;
+struct Func {
+	Str name;
+	uint8_t entry;      /* .entry, else .func */
+	uint8_t body;       /* has a body, else a prototype ending in ; */
+	uint8_t dirty;      /* statements were reordered or replaced */
+	uint32_t nattr;
+	Str *attr;          /* .visible .extern .weak */
+	int hasret;
+	uint32_t nret, npar;
+	Decl *ret, *par;    /* arrays */
+	int haspar;
+	uint32_t nperf;
+	Perf *perf;
+	Span head;          /* from the first attribute to { inclusive */
+	uint32_t nstmt;
+	Stmt *stmt;         /* flat; nested scopes are Sopen..Sclose */
+	Span closelead;     /* trivia before the final } */
+	Span close;
+	uint32_t nreg;
+	Reg *reg;
+	Pos pos;
+};
+
+/* ---- the module ---- */
+
+enum {
+	Iver,      /* .version */
+	Itarget,   /* .target */
+	Iaddr,     /* .address_size */
+	Ifile,     /* .file */
+	Idecl,     /* a variable */
+	Ifunc,     /* .entry or .func */
+	Isection,  /* .section name { ... } */
+	Ipragma,   /* .pragma */
+	Ialias,    /* .alias a, b; */
+};
+
+typedef struct Item Item;
+struct Item {
+	uint8_t kind;
+	uint8_t dirty;      /* changed: print from the IR */
+	Span lead, text;
+	Pos pos;
+	Str s;              /* canonical text for the small directives */
+	Decl *decl;
+	Func *fn;
+	Item *next;         /* while parsing only */
+};
+
+typedef struct Module Module;
+struct Module {
+	Arena *a;
+	const char *path;   /* for diagnostics */
+	const char *src;    /* the whole input, NULs and all */
+	size_t len;         /* bytes parsed (trailing NULs excluded) */
+	size_t rawlen;      /* bytes read */
+	int bom;            /* started with a UTF-8 byte-order mark */
+	int vmaj, vmin;     /* .version */
+	Str target;         /* first .target word: sm_90a */
+	uint32_t nitem;
+	Item *item;
+	Span tail;          /* trivia after the last item */
+	int nerr, nwarn;
+};
+
+/* ---- diagnostics ---- */
+
+typedef struct Diag {
+	const char *path;
+	const char *src;
+	size_t len;
+	int nerr, nwarn;
+	int max;            /* stop after this many errors */
+	int quiet;
+} Diag;
+
+/* ---- util.c ---- */
+void *alloc(Arena *, size_t);
+void *zalloc(Arena *, size_t);
+char *adup(Arena *, const char *, size_t);
+void afree(Arena *);
+Arena *anew(void);
+Str intern(const char *, size_t);
+Str interns(const char *);
+NORETURN void die(const char *, ...);
+void *xmalloc(size_t);
+void *xrealloc(void *, size_t);
+char *readfile(const char *, size_t *);
+int writeatomic(const char *, const char *, size_t, int inplace_ok,
+	const char *inpath);
+void diag(Diag *, const char *sev, Pos, uint32_t off, uint32_t len,
+	const char *, ...);
+
+/* ---- ops.c ---- */
+int oplookup(const char *, size_t, size_t *baselen);
+int modknown(Str);
+Klass opklass(const Stmt *);
+int specialreg(Str);
+
+/* ---- parse.c ---- */
+Module *parse(const char *path, const char *src, size_t n, Diag *);
+void resolve(Module *, Func *, Diag *);
+Str regname(Func *, int32_t, char *, size_t);
+
+/* ---- emit.c ---- */
+typedef struct Buf { char *p; size_t n, cap; } Buf;
+void bput(Buf *, const char *, size_t);
+void bputs(Buf *, const char *);
+void bprintf(Buf *, const char *, ...);
+void emitlossless(Buf *, Module *);
+void emitcanon(Buf *, Module *);
+void printstmt(Buf *, Func *, Stmt *);
+void printitem(Buf *, Item *);
+void printop(Buf *, Opnd *);
+
+/* ---- check.c ---- */
+int check(Module *, Diag *);
+
+/* ---- cmdio.c ---- */
+Module *load(const char *, Diag *, char **src);
+void unload(Module *, char *src);
+int parseversion(const char *, int *, int *);
+int clampversion(Module *, int, int, const char *why);
+int cmdcheck(int, char **);
+int cmdemit(int, char **);
+
+/* ---- ptxas.c ---- */
+char *ptxasfind(const char *override);
+int ptxasisa(const char *ptxas, int *maj, int *min);
+
+/* ---- main.c ---- */
+extern const char *progname;
+
+#endif

@@ -1,0 +1,129 @@
+/* check.c: what a module must satisfy beyond the grammar.  Errors are
+ * what ptxas would reject (undeclared registers, branches to labels that
+ * do not exist, labels defined twice); warnings are what we do not know
+ * (opcodes and modifiers newer than our table), never errors: the front
+ * end must keep up with PTX it has not seen. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+static int
+special(Str s)
+{
+	static const char *const fixed[] = {
+		"%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid",
+		"%nctaid", "%smid", "%nsmid", "%gridid", "%lanemask_eq",
+		"%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+		"%clock", "%clock_hi", "%clock64", "%globaltimer",
+		"%globaltimer_lo", "%globaltimer_hi", "%total_smem_size",
+		"%aggr_smem_size", "%dynamic_smem_size", "%is_explicit_cluster",
+		"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+		"%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
+	};
+	static const char *const prefix[] = {
+		"%envreg", "%pm", "%reserved_smem_offset",
+	};
+	for (size_t i = 0; i < countof(fixed); i++)
+		if (!strcmp(s, fixed[i]))
+			return 1;
+	for (size_t i = 0; i < countof(prefix); i++)
+		if (!strncmp(s, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
+}
+
+static void
+checkop(Diag *d, Stmt *s, Opnd *o)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		checkop(d, s, &o->sub[i]);
+	if (o->kind == Preg && o->reg < 0 && !special(o->s))
+		diag(d, "error", s->pos, s->text.off, s->text.len,
+			"undeclared register '%s'", o->s);
+}
+
+/* Labels: the set defined in the function, each once.  A label in
+ * front of a .callprototype names the prototype; PTX lets it repeat. */
+typedef struct Lab { Str *v; uint32_t n, cap; } Lab;
+
+static int
+labfind(Lab *l, Str s)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i] == s)
+			return 1;
+	return 0;
+}
+
+static void
+labels(Func *f, Diag *d, Lab *l)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Slabel)
+			continue;
+		int proto = i + 1 < f->nstmt && f->stmt[i + 1].kind == Sdir;
+		if (!proto && labfind(l, s->name))
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"label '%s' defined twice", s->name);
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 64;
+			l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+		}
+		l->v[l->n++] = s->name;
+	}
+}
+
+/* A sorted copy would be faster for huge functions; branch counts are
+ * small next to instruction counts, so a hash is not worth it yet. */
+static void
+branches(Func *f, Diag *d, Lab *l)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Obra || !s->nop)
+			continue;
+		Opnd *o = &s->opd[s->nop - 1];
+		if (o->kind == Psym && !labfind(l, o->s))
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"branch to undefined label '%s'", o->s);
+	}
+}
+
+static void
+checkins(Diag *d, Stmt *s)
+{
+	if (s->op == Ounknown)
+		diag(d, "warning", s->pos, s->text.off, s->text.len,
+			"unknown opcode '%s': kept as is, treated as a barrier "
+			"with unknown effects", s->name);
+	for (uint32_t k = 0; k < s->nmod; k++)
+		if (!modknown(s->mod[k]))
+			diag(d, "warning", s->pos, s->text.off, s->text.len,
+				"unknown modifier '%s' on '%s'", s->mod[k],
+				s->name);
+	if (s->guard)
+		checkop(d, s, s->guard);
+	for (uint32_t k = 0; k < s->nop; k++)
+		checkop(d, s, &s->opd[k]);
+}
+
+int
+check(Module *m, Diag *d)
+{
+	int before = d->nerr;
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		Lab l = {0};
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		for (uint32_t k = 0; k < f->nstmt; k++)
+			if (f->stmt[k].kind == Sins)
+				checkins(d, &f->stmt[k]);
+		labels(f, d, &l);
+		branches(f, d, &l);
+		free(l.v);
+	}
+	return d->nerr - before;
+}

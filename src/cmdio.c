@@ -1,0 +1,269 @@
+/* cmdio.c: the check and emit commands, and the input handling every
+ * command shares: reading a file or stdin, NUL-terminated CuTe DSL
+ * dumps, .version newer than ptxas. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+/* Reads and parses; on failure says why and returns NULL.  The caller
+ * owns *src (free) and the module (afree(m->a)). */
+Module *
+load(const char *path, Diag *d, char **src)
+{
+	size_t n;
+	Module *m;
+
+	*src = readfile(path, &n);
+	if (!*src) {
+		fprintf(stderr, "%s: error: cannot read '%s'\n", progname, path);
+		return 0;
+	}
+	memset(d, 0, sizeof *d);
+	d->path = strcmp(path, "-") ? path : "<stdin>";
+	m = parse(d->path, *src, n, d);
+	if (!m->nerr && !m->nitem) {
+		diag(d, "error", (Pos){1, 1}, 0, 0, "empty input: no PTX here");
+		m->nerr = d->nerr;
+	}
+	return m;
+}
+
+void
+unload(Module *m, char *src)
+{
+	if (m)
+		afree(m->a);
+	free(src);
+}
+
+/* Parses "9.0" into major and minor. */
+int
+parseversion(const char *s, int *maj, int *min)
+{
+	char *e;
+
+	*maj = (int)strtol(s, &e, 10);
+	if (*e != '.' || e == s)
+		return -1;
+	*min = (int)strtol(e + 1, &e, 10);
+	return *e ? -1 : 0;
+}
+
+/* Lowers .version to maj.min when it is newer; says so.  Returns 1 if
+ * it changed the module. */
+int
+clampversion(Module *m, int maj, int min, const char *why)
+{
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Item *it = &m->item[i];
+		if (it->kind != Iver)
+			continue;
+		if (m->vmaj < maj || (m->vmaj == maj && m->vmin <= min))
+			return 0;
+		char buf[32];
+		snprintf(buf, sizeof buf, "%d.%d", maj, min);
+		fprintf(stderr, "%s: note: %s: .version %s lowered to %s%s\n",
+			progname, m->path, it->s, buf, why);
+		it->s = interns(buf);
+		it->dirty = 1;
+		m->vmaj = maj;
+		m->vmin = min;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+helpcheck(FILE *f)
+{
+	fprintf(f,
+"usage: ptxpress check [-q] FILE...\n"
+"\n"
+"Parses each PTX file and validates what the grammar cannot: registers\n"
+"used but never declared, branches to labels that do not exist, labels\n"
+"defined twice, unbalanced { } scopes.  Opcodes and modifiers newer than\n"
+"ptxpress's table are warnings, not errors: they are kept as written.\n"
+"\n"
+"Diagnostics go to stderr as file:line:col: error: message, with the\n"
+"source line and a caret.  At most 20 errors are reported per file.\n"
+"\n"
+"  -q       print only the summary line per file\n"
+"\n"
+"Exit status: 0 clean (warnings allowed), 1 some file has errors after\n"
+"parsing, 2 some file could not be read or parsed.\n");
+	return f == stdout ? 0 : 2;
+}
+
+int
+cmdcheck(int argc, char **argv)
+{
+	int rc = 0, quiet = 0, nfile = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return helpcheck(stdout);
+		if (!strcmp(argv[i], "-q")) {
+			quiet = 1;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "%s check: unknown option '%s'\n",
+				progname, argv[i]);
+			return helpcheck(stderr);
+		}
+		nfile++;
+	}
+	if (!nfile)
+		return helpcheck(stderr);
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1])
+			continue;
+		Diag d;
+		char *src;
+		Module *m = load(argv[i], &d, &src);
+		d.quiet = quiet;
+		if (!m) {
+			rc = 2;
+			continue;
+		}
+		if (m->nerr) {
+			rc = 2;
+		} else {
+			check(m, &d);
+			if (d.nerr && rc < 1)
+				rc = 1;
+		}
+		uint32_t nf = 0, ns = 0;
+		for (uint32_t k = 0; k < m->nitem; k++)
+			if (m->item[k].kind == Ifunc) {
+				nf++;
+				ns += m->item[k].fn->nstmt;
+			}
+		fprintf(stderr, "%s: PTX %d.%d, %s, %u functions, %u statements, "
+			"%d errors, %d warnings\n", d.path, m->vmaj, m->vmin,
+			m->target ? m->target : "no target", nf, ns, d.nerr,
+			d.nwarn);
+		unload(m, src);
+	}
+	return rc;
+}
+
+static int
+helpemit(FILE *f)
+{
+	fprintf(f,
+"usage: ptxpress emit FILE [-o OUT] [--canonical] [--strip-nul]\n"
+"                     [--ptx-version X.Y|auto] [--in-place]\n"
+"\n"
+"Writes the PTX back.  Without options the output is the input byte\n"
+"for byte (comments, whitespace, CRLF, a byte-order mark and all),\n"
+"printed from the IR's statements and the trivia between them.\n"
+"\n"
+"  -o OUT             output file (default: standard output, also -)\n"
+"  --canonical        print everything from the IR alone, in ptxpress's\n"
+"                     own layout; it assembles to the same cubin\n"
+"  --strip-nul        drop the NUL bytes CuTe DSL dumps end with (ptxas\n"
+"                     rejects them: \"Unexpected EOF\")\n"
+"  --ptx-version V    lower .version to V when the file is newer; 'auto'\n"
+"                     takes the highest the ptxas on PATH accepts\n"
+"  --in-place         allow OUT to be the input file\n"
+"\n"
+"The output is written to a temporary file and renamed into place, so a\n"
+"failure leaves nothing behind.  Exit status 2 on bad input.\n");
+	return f == stdout ? 0 : 2;
+}
+
+typedef struct Emitopt {
+	const char *in, *out, *ver;
+	int canon, stripnul, inplace;
+} Emitopt;
+
+static int
+emitargs(int argc, char **argv, Emitopt *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return helpemit(stdout) - 1;
+		if (!strcmp(a, "-o") && i + 1 < argc)
+			o->out = argv[++i];
+		else if (!strcmp(a, "--canonical"))
+			o->canon = 1;
+		else if (!strcmp(a, "--strip-nul"))
+			o->stripnul = 1;
+		else if (!strcmp(a, "--in-place"))
+			o->inplace = 1;
+		else if (!strcmp(a, "--ptx-version") && i + 1 < argc)
+			o->ver = argv[++i];
+		else if (!strncmp(a, "--ptx-version=", 14))
+			o->ver = a + 14;
+		else if ((a[0] != '-' || !a[1]) && !o->in)
+			o->in = a;
+		else {
+			fprintf(stderr, "%s emit: unexpected argument '%s'\n",
+				progname, a);
+			return helpemit(stderr);
+		}
+	}
+	if (!o->in)
+		return helpemit(stderr);
+	return 0;
+}
+
+/* The version named by --ptx-version: X.Y, or what ptxas takes. */
+static int
+targetversion(const char *v, int *maj, int *min)
+{
+	if (strcmp(v, "auto"))
+		return parseversion(v, maj, min);
+	char *ptxas = ptxasfind(0);
+	if (!ptxas || ptxasisa(ptxas, maj, min)) {
+		fprintf(stderr, "%s: error: --ptx-version auto: no usable ptxas "
+			"found (set PTXPRESS_PTXAS or PATH)\n", progname);
+		free(ptxas);
+		return -1;
+	}
+	free(ptxas);
+	return 0;
+}
+
+int
+cmdemit(int argc, char **argv)
+{
+	Emitopt o = {0};
+	Diag d;
+	char *src;
+	Buf b = {0};
+	int rc, maj, min;
+
+	o.out = "-";
+	if ((rc = emitargs(argc, argv, &o)))
+		return rc < 0 ? 0 : rc;
+	if (o.ver && targetversion(o.ver, &maj, &min)) {
+		fprintf(stderr, "%s emit: bad --ptx-version '%s'\n", progname,
+			o.ver);
+		return 2;
+	}
+	Module *m = load(o.in, &d, &src);
+	if (!m || m->nerr) {
+		unload(m, src);
+		return 2;
+	}
+	if (o.ver)
+		clampversion(m, maj, min, " for ptxas");
+	if (o.canon)
+		emitcanon(&b, m);
+	else
+		emitlossless(&b, m);
+	if (m->rawlen > m->len) {
+		if (o.stripnul)
+			fprintf(stderr, "%s: note: %s: stripped %zu trailing NUL "
+				"bytes\n", progname, d.path, m->rawlen - m->len);
+		else if (!o.canon)
+			bput(&b, m->src + m->len, m->rawlen - m->len);
+	}
+	rc = writeatomic(o.out, b.p ? b.p : "", b.n, o.inplace, o.in) ? 2 : 0;
+	free(b.p);
+	unload(m, src);
+	return rc;
+}

@@ -1,0 +1,588 @@
+/* parse.c: drives the scanner and the grammar and builds the IR.  Every
+ * statement keeps its byte span and the trivia before it, so the writer
+ * can give the input back byte for byte; registers are resolved against
+ * their (possibly nested) declarations once a body is complete. */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "all.h"
+#include "parse.h"
+#include "ptx.tab.h"
+
+typedef struct yy_buffer_state *YY_BUFFER_STATE;
+int ptxlex_init_extra(Lexer *, yyscan_t *);
+int ptxlex_destroy(yyscan_t);
+YY_BUFFER_STATE ptx_scan_buffer(char *, size_t, yyscan_t);
+int ptxparse(Parser *, yyscan_t);
+
+enum { Maxerr = 20 };
+
+/* ---- scanner support ---- */
+
+int
+dirword(const char *s, size_t n)
+{
+	static const struct { const char *s; int t; } w[] = {
+		{".version", VERSION}, {".target", TARGET},
+		{".address_size", ADDRSIZE}, {".file", FILE_},
+		{".loc", LOC}, {".section", SECTION}, {".entry", ENTRY},
+		{".func", FUNC}, {".pragma", PRAGMA},
+		{".callprototype", CALLPROTO}, {".calltargets", CALLTARGETS},
+		{".branchtargets", BRANCHTARGETS}, {".alias", ALIAS},
+		/* performance directives of a function header */
+		{".maxntid", PERF}, {".reqntid", PERF}, {".minnctapersm", PERF},
+		{".maxnctapersm", PERF}, {".maxnreg", PERF},
+		{".explicitcluster", PERF}, {".reqnctapercluster", PERF},
+		{".maxclusterrank", PERF}, {".blocksareclusters", PERF},
+		{".noreturn", PERF}, {".abi_preserve", PERF},
+		{".abi_preserve_control", PERF}, {".nctapersm", PERF},
+	};
+	for (size_t i = 0; i < countof(w); i++)
+		if (strlen(w[i].s) == n && !memcmp(w[i].s, s, n))
+			return w[i].t;
+	return DOT;
+}
+
+const char *
+show(int c)
+{
+	static char b[8];
+
+	if (isprint(c))
+		snprintf(b, sizeof b, "%c", c);
+	else
+		snprintf(b, sizeof b, "\\x%02x", (unsigned char)c);
+	return b;
+}
+
+void
+lexerr(Lexer *l, const Loc *loc, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	Pos p = {loc->first_line, loc->first_column};
+	uint32_t len = loc->end > loc->off ? loc->end - loc->off : 1;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (l->P->d->nerr >= Maxerr)
+		return;
+	if (loc->end > loc->off && loc->end - loc->off < 64)
+		diag(l->P->d, "error", p, loc->off, len, "%s near '%.*s'", msg,
+			(int)len, l->P->m->src + loc->off);
+	else
+		diag(l->P->d, "error", p, loc->off, len, "%s", msg);
+	if (l->P->d->nerr == Maxerr)
+		fprintf(stderr, "%s: too many errors, stopping\n",
+			l->P->d->path);
+}
+
+/* ---- small builders ---- */
+
+Str
+tokstr(Parser *P, Tok t)
+{
+	UNUSED(P);
+	return intern(t.s, t.n);
+}
+
+int32_t
+toint(Tok t)
+{
+	return (int32_t)strtol(t.s, 0, 0);
+}
+
+Str
+cat(Parser *P, const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *p = alloc(P->a, na + nb + nc + 1);
+
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb);
+	memcpy(p + na + nb, c, nc + 1);
+	return p;
+}
+
+Str
+join(Parser *P, SL l, const char *open, const char *sep, const char *close)
+{
+	size_t n = strlen(open) + strlen(close) + 1, ns = strlen(sep);
+	char *p, *q;
+
+	for (Slist *e = l.h; e; e = e->next)
+		n += strlen(e->s) + ns;
+	q = p = alloc(P->a, n);
+	q = stpcpy(q, open);
+	for (Slist *e = l.h; e; e = e->next) {
+		if (e != l.h)
+			q = stpcpy(q, sep);
+		q = stpcpy(q, e->s);
+	}
+	stpcpy(q, close);
+	return p;
+}
+
+void
+slpush(Parser *P, SL *l, Str s)
+{
+	Slist *n = alloc(P->a, sizeof *n);
+
+	n->s = s;
+	n->next = 0;
+	if (l->t)
+		l->t->next = n;
+	else
+		l->h = n;
+	l->t = n;
+	l->n++;
+}
+
+static Str *
+slarray(Parser *P, SL l)
+{
+	Str *v = alloc(P->a, (l.n ? l.n : 1) * sizeof *v);
+	uint32_t i = 0;
+
+	for (Slist *n = l.h; n; n = n->next)
+		v[i++] = n->s;
+	return v;
+}
+
+void
+olpush(OL *l, Opnd *o)
+{
+	o->next = 0;
+	if (l->t)
+		l->t->next = o;
+	else
+		l->h = o;
+	l->t = o;
+	l->n++;
+}
+
+static Opnd *
+olarray(Parser *P, OL l)
+{
+	Opnd *v = alloc(P->a, (l.n ? l.n : 1) * sizeof *v);
+	uint32_t i = 0;
+
+	for (Opnd *o = l.h; o; o = o->next) {
+		v[i] = *o;
+		v[i++].next = 0;
+	}
+	return v;
+}
+
+Opnd *
+mkop(Parser *P, int kind, Str s)
+{
+	Opnd *o = zalloc(P->a, sizeof *o);
+
+	if (kind == Psym && s[0] == '_' && !s[1])
+		kind = Psink;
+	o->kind = kind;
+	o->s = s;
+	o->reg = -1;
+	return o;
+}
+
+Opnd *
+mkagg(Parser *P, int kind, OL l)
+{
+	Opnd *o = mkop(P, kind, 0);
+
+	o->nsub = l.n;
+	o->sub = olarray(P, l);
+	return o;
+}
+
+static Str
+numtext(Parser *P, Opnd *o)
+{
+	return o->minus ? cat(P, "-", o->s, "") : o->s;
+}
+
+/* Builds a constant expression operand.  A minus before a literal stays
+ * a flag on the literal, so -1 and -0f3F800000 keep their kind; any
+ * other form is spelled as text (Pexpr). */
+Opnd *
+mkexpr(Parser *P, Opnd *a, const char *op, Opnd *b)
+{
+	if (!a && op[0] == '-' && !b->minus && b->kind != Pexpr) {
+		b->minus = 1;
+		return b;
+	}
+	if (!a && op[0] == '(')
+		return mkop(P, Pexpr, cat(P, "(", numtext(P, b), ")"));
+	if (!a)
+		return mkop(P, Pexpr, cat(P, op, numtext(P, b), ""));
+	return mkop(P, Pexpr, cat(P, numtext(P, a), op, numtext(P, b)));
+}
+
+Dname *
+mkdname(Parser *P, Str name, int32_t count, SL dims)
+{
+	Dname *d = zalloc(P->a, sizeof *d);
+
+	d->name = name;
+	d->count = count;
+	d->ndim = dims.n;
+	d->dim = slarray(P, dims);
+	return d;
+}
+
+Decl *
+mkdecl(Parser *P, SL attr, NL names, Str init)
+{
+	Decl *d = zalloc(P->a, sizeof *d);
+	uint32_t i = 0;
+
+	d->nattr = attr.n;
+	d->attr = slarray(P, attr);
+	d->nname = names.n;
+	d->name = alloc(P->a, (names.n ? names.n : 1) * sizeof *d->name);
+	for (Dname *n = names.h; n; n = n->next) {
+		d->name[i] = *n;
+		d->name[i++].next = 0;
+	}
+	d->init = init;
+	return d;
+}
+
+static Decl *
+dlarray(Parser *P, DL l)
+{
+	Decl *v = alloc(P->a, (l.n ? l.n : 1) * sizeof *v);
+	uint32_t i = 0;
+
+	for (Decl *d = l.h; d; d = d->next) {
+		v[i] = *d;
+		v[i++].next = 0;
+	}
+	return v;
+}
+
+/* ---- items ---- */
+
+static Span
+span(uint32_t a, uint32_t b)
+{
+	return (Span){a, b > a ? b - a : 0};
+}
+
+Item *
+mkitem(Parser *P, int kind, Str s)
+{
+	Item *i = zalloc(P->a, sizeof *i);
+
+	i->kind = kind;
+	i->s = s;
+	return i;
+}
+
+void
+additem(Parser *P, Item *i, const Loc *l)
+{
+	i->lead = span(P->prevend, l->off);
+	i->text = span(l->off, l->end);
+	i->pos = (Pos){l->first_line, l->first_column};
+	P->prevend = l->end;
+	if (P->it)
+		P->it->next = i;
+	else
+		P->ih = i;
+	P->it = i;
+	P->m->nitem++;
+	if (i->kind == Iver) {
+		P->m->vmaj = atoi(i->s);
+		P->m->vmin = strchr(i->s, '.') ? atoi(strchr(i->s, '.') + 1) : 0;
+	}
+	if (i->kind == Itarget && !P->m->target)
+		P->m->target = i->s;
+}
+
+Item *
+mkvar(Parser *P, SL attr, NL names, Str init)
+{
+	Item *i = mkitem(P, Idecl, 0);
+
+	i->decl = mkdecl(P, attr, names, init);
+	return i;
+}
+
+static Func *
+mkfunc(Parser *P, Head *h)
+{
+	Func *f = zalloc(P->a, sizeof *f);
+
+	f->name = tokstr(P, h->name);
+	f->entry = h->entry;
+	f->nattr = h->attr.n;
+	f->attr = slarray(P, h->attr);
+	f->hasret = h->ret.has;
+	f->nret = h->ret.n;
+	f->ret = dlarray(P, h->ret);
+	f->haspar = h->par.has;
+	f->npar = h->par.n;
+	f->par = dlarray(P, h->par);
+	f->nperf = h->perf.n;
+	f->perf = alloc(P->a, (h->perf.n ? h->perf.n : 1) * sizeof *f->perf);
+	uint32_t k = 0;
+	for (Slist *n = h->perf.h; n; n = n->next) {
+		const char *sp = strchr(n->s, ' ');
+		f->perf[k].name = sp ? intern(n->s, sp - n->s) : n->s;
+		f->perf[k++].args = sp ? sp + 1 : 0;
+	}
+	f->pos = (Pos){h->nameloc.first_line, h->nameloc.first_column};
+	return f;
+}
+
+/* The head's first byte: the first attribute, or .entry/.func. */
+static uint32_t
+headstart(Parser *P, Head *h, const Loc *start)
+{
+	UNUSED(h);
+	uint32_t o = start->off;
+
+	while (o < P->m->len && isspace((unsigned char)P->m->src[o]))
+		o++;
+	return o;
+}
+
+void
+funcbegin(Parser *P, Head *h, const Loc *start, const Loc *brace)
+{
+	Func *f = mkfunc(P, h);
+	Item *i = mkitem(P, Ifunc, 0);
+	uint32_t o = headstart(P, h, start);
+
+	f->body = 1;
+	f->head = span(o, brace->end);
+	i->fn = f;
+	i->lead = span(P->prevend, o);
+	i->pos = (Pos){start->first_line, start->first_column};
+	P->prevend = brace->end;
+	P->fn = f;
+	P->sh = P->st = 0;
+	P->nstmt = 0;
+	P->depth = 0;
+	if (P->it)
+		P->it->next = i;
+	else
+		P->ih = i;
+	P->it = i;
+	P->m->nitem++;
+}
+
+void
+funcend(Parser *P, const Loc *close)
+{
+	Func *f = P->fn;
+	uint32_t k = 0;
+
+	if (!f)
+		return;
+	f->nstmt = P->nstmt;
+	f->stmt = alloc(P->a, (P->nstmt ? P->nstmt : 1) * sizeof *f->stmt);
+	for (Stmt *s = P->sh; s; s = s->next) {
+		f->stmt[k] = *s;
+		f->stmt[k++].next = 0;
+	}
+	f->closelead = span(P->prevend, close->off);
+	f->close = span(close->off, close->end);
+	P->it->text = span(f->head.off, close->end);
+	P->prevend = close->end;
+	P->fn = 0;
+	resolve(P->m, f, P->d);
+}
+
+void
+funcproto(Parser *P, Head *h, const Loc *start, const Loc *semi)
+{
+	Func *f = mkfunc(P, h);
+	Item *i = mkitem(P, Ifunc, 0);
+	uint32_t o = headstart(P, h, start);
+
+	f->head = span(o, semi->end);
+	i->fn = f;
+	i->lead = span(P->prevend, o);
+	i->text = f->head;
+	i->pos = (Pos){start->first_line, start->first_column};
+	P->prevend = semi->end;
+	if (P->it)
+		P->it->next = i;
+	else
+		P->ih = i;
+	P->it = i;
+	P->m->nitem++;
+}
+
+/* ---- statements ---- */
+
+Stmt *
+mkstmt(Parser *P, int kind, Str s)
+{
+	Stmt *st = zalloc(P->a, sizeof *st);
+
+	st->kind = kind;
+	st->name = s;
+	st->op = Ounknown;
+	return st;
+}
+
+void
+addstmt(Parser *P, Stmt *s, const Loc *l)
+{
+	if (!P->fn)
+		return;
+	s->lead = span(P->prevend, l->off);
+	s->text = span(l->off, l->end);
+	s->pos = (Pos){l->first_line, l->first_column};
+	P->prevend = l->end;
+	if (P->st)
+		P->st->next = s;
+	else
+		P->sh = s;
+	P->st = s;
+	P->nstmt++;
+}
+
+/* "ld.global.nc.v4.f32" is one word: the longest prefix the table knows
+ * is the opcode, each further dotted part a modifier. */
+Stmt *
+mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
+{
+	Stmt *s = mkstmt(P, Sins, 0);
+	size_t base, i, j, n = 0;
+
+	s->op = oplookup(w.s, w.n, &base);
+	s->name = intern(w.s, base);
+	for (i = base; i < w.n; i++)
+		n += w.s[i] == '.';
+	s->nmod = n;
+	s->mod = alloc(P->a, (n ? n : 1) * sizeof *s->mod);
+	for (i = base, n = 0; i < w.n; i = j) {
+		for (j = i + 1; j < w.n && w.s[j] != '.'; j++)
+			;
+		s->mod[n++] = intern(w.s + i, j - i);
+	}
+	s->guard = guard;
+	s->gneg = gneg;
+	s->nop = ops.n;
+	s->opd = olarray(P, ops);
+	return s;
+}
+
+Stmt *
+mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
+{
+	Stmt *s = mkstmt(P, Sloc, 0);
+
+	s->loc[0] = toint(f);
+	s->loc[1] = toint(l);
+	s->loc[2] = toint(c);
+	s->locfn = fn;
+	if (inl)
+		memcpy(s->inl, inl, sizeof s->inl);
+	return s;
+}
+
+/* ---- debug sections are kept as canonical text lines ---- */
+
+void
+secbegin(Parser *P, Tok name)
+{
+	P->sec = xmalloc(sizeof *P->sec);
+	*P->sec = (Buf){0};
+	bputs(P->sec, ".section ");
+	bput(P->sec, name.s, name.n);
+	bputs(P->sec, "\n{");
+}
+
+void
+secdir(Parser *P, Str d)
+{
+	bputs(P->sec, "\n\t");
+	bputs(P->sec, d);
+}
+
+void
+secarg(Parser *P, Str a, int first)
+{
+	bputs(P->sec, first ? " " : ", ");
+	bputs(P->sec, a);
+}
+
+void
+seclabel(Parser *P, Str l)
+{
+	bputs(P->sec, "\n");
+	bputs(P->sec, l);
+	bputs(P->sec, ":");
+}
+
+void
+secend(Parser *P, const Loc *l)
+{
+	Item *i = mkitem(P, Isection, 0);
+
+	bputs(P->sec, "\n}");
+	i->s = adup(P->a, P->sec->p, P->sec->n);
+	free(P->sec->p);
+	free(P->sec);
+	P->sec = 0;
+	additem(P, i, l);
+}
+
+/* ---- the driver ---- */
+
+Module *
+parse(const char *path, const char *src, size_t n, Diag *d)
+{
+	Parser P = {0};
+	Module *m;
+	yyscan_t sc;
+	char *buf;
+	size_t len = n, start = 0, k = 0;
+
+	while (len > 0 && src[len - 1] == 0)
+		len--;
+	if (len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3))
+		start = 3;
+	P.a = anew();
+	m = zalloc(P.a, sizeof *m);
+	m->a = P.a;
+	m->path = path;
+	m->src = src;
+	m->len = len;
+	m->rawlen = n;
+	m->bom = start == 3;
+	P.m = m;
+	P.d = d;
+	d->path = path;
+	d->src = src;
+	d->len = len;
+	P.lx = (Lexer){1, 1, (uint32_t)start, {0}, &P};
+	buf = xmalloc(len - start + 2);
+	memcpy(buf, src + start, len - start);
+	buf[len - start] = buf[len - start + 1] = 0;
+	P.buf = buf;
+	ptxlex_init_extra(&P.lx, &sc);
+	ptx_scan_buffer(buf, len - start + 2, sc);
+	ptxparse(&P, sc);
+	ptxlex_destroy(sc);
+	m->item = alloc(P.a, (m->nitem ? m->nitem : 1) * sizeof *m->item);
+	for (Item *i = P.ih; i; i = i->next) {
+		m->item[k] = *i;
+		m->item[k++].next = 0;
+	}
+	m->nitem = k;
+	m->tail = span(P.prevend, len);
+	m->nerr = d->nerr;
+	/* Names point into the intern table and the arena, never into buf:
+	 * it can go now. */
+	free(buf);
+	return m;
+}

@@ -1,0 +1,89 @@
+/* parse.h: what the grammar, the scanner and the IR builder share.
+ * Everything else includes all.h alone. */
+#ifndef PARSE_H
+#define PARSE_H
+
+
+typedef struct Tok { const char *s; uint32_t n; } Tok;
+
+typedef struct Loc {
+	int first_line, first_column, last_line, last_column;
+	uint32_t off, end;      /* byte offsets into the source */
+} Loc;
+
+typedef struct Slist Slist;
+struct Slist { Str s; Slist *next; };
+
+/* Lists grow at the tail while parsing and are flattened into arrays
+ * when their statement is complete. */
+typedef struct SL { Slist *h, *t; uint32_t n; } SL;
+typedef struct OL { Opnd *h, *t; uint32_t n; } OL;
+typedef struct NL { Dname *h, *t; uint32_t n; } NL;
+typedef struct DL { Decl *h, *t; uint32_t n; int has; } DL;
+
+typedef struct Parser Parser;
+
+typedef struct Lexer {
+	uint32_t line, col, off;
+	Loc cstart;
+	Parser *P;
+} Lexer;
+
+typedef struct Head {   /* a function header, before its body */
+	SL attr;
+	int entry;
+	DL ret, par;
+	Tok name;
+	Loc nameloc;
+	SL perf;
+} Head;
+
+struct Parser {
+	Module *m;
+	Arena *a;
+	Diag *d;
+	Lexer lx;
+	const char *buf;        /* the scanned copy; offsets index both */
+	uint32_t prevend;       /* end of the last statement or item */
+	Item *ih, *it;          /* items */
+	Func *fn;               /* function whose body is being read */
+	Stmt *sh, *st;          /* its statements */
+	uint32_t nstmt;
+	int depth;
+	Buf *sec;               /* section being read */
+};
+
+
+/* parse.c: called from the grammar and the scanner */
+int dirword(const char *, size_t);
+void lexerr(Lexer *, const Loc *, const char *, ...);
+const char *show(int c);
+Str tokstr(Parser *, Tok);
+Str cat(Parser *, const char *, const char *, const char *);
+Str join(Parser *, SL, const char *open, const char *sep,
+	const char *close);
+void slpush(Parser *, SL *, Str);
+void olpush(OL *, Opnd *);
+Opnd *mkop(Parser *, int kind, Str s);
+Opnd *mkagg(Parser *, int kind, OL);
+Opnd *mkexpr(Parser *, Opnd *, const char *, Opnd *);
+void additem(Parser *, Item *, const Loc *);
+Item *mkitem(Parser *, int kind, Str s);
+Item *mkvar(Parser *, SL attr, NL names, Str init);
+Decl *mkdecl(Parser *, SL attr, NL names, Str init);
+Dname *mkdname(Parser *, Str name, int32_t count, SL dims);
+void funcbegin(Parser *, Head *, const Loc *start, const Loc *brace);
+void funcend(Parser *, const Loc *close);
+void funcproto(Parser *, Head *, const Loc *start, const Loc *semi);
+void addstmt(Parser *, Stmt *, const Loc *);
+Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
+Stmt *mkstmt(Parser *, int kind, Str s);
+Stmt *mkloc(Parser *, Tok f, Tok l, Tok c, Str fn, const int32_t *inl);
+void secbegin(Parser *, Tok name);
+void secdir(Parser *, Str);
+void secarg(Parser *, Str, int first);
+void seclabel(Parser *, Str);
+void secend(Parser *, const Loc *);
+int32_t toint(Tok);
+
+#endif

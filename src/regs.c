@@ -1,0 +1,256 @@
+/* regs.c: binds every register operand to its declaration.  Inner
+ * scopes (inline asm blocks) may declare names that shadow outer ones,
+ * so a register is its declaration, not its spelling.  A range %r<100>
+ * declares %r0..%r99 at once. */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "all.h"
+
+typedef struct Ent { Str key; int32_t id, count, prev; } Ent;
+
+typedef struct Scope {
+	Ent *tab;              /* open addressing on the Str pointer */
+	uint32_t cap, n;
+	struct { uint32_t slot; Ent old; } *undo;
+	uint32_t nundo, capundo;
+	Reg *reg;
+	uint32_t nreg, capreg;
+	uint32_t depth;
+} Scope;
+
+static uint32_t
+hptr(Str s)
+{
+	uintptr_t p = (uintptr_t)s;
+
+	return (uint32_t)((p >> 4) ^ (p >> 20)) * 2654435761u;
+}
+
+static Ent *
+slot(Scope *S, Str k)
+{
+	uint32_t i = hptr(k) & (S->cap - 1);
+
+	while (S->tab[i].key && S->tab[i].key != k)
+		i = (i + 1) & (S->cap - 1);
+	return &S->tab[i];
+}
+
+static void
+rehash(Scope *S)
+{
+	Ent *old = S->tab;
+	uint32_t n = S->cap;
+
+	S->cap = n ? 2 * n : 1024;
+	S->tab = calloc(S->cap, sizeof *S->tab);
+	if (!S->tab)
+		die("out of memory");
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i].key)
+			*slot(S, old[i].key) = old[i];
+	free(old);
+}
+
+/* Binds key in the current scope, remembering what it hid. */
+static void
+bind(Scope *S, Str key, int32_t id, int32_t count)
+{
+	Ent *e;
+
+	if (2 * (S->n + 1) > S->cap) {
+		/* rehashing moves slots; the undo log stores keys, so it
+		 * survives */
+		rehash(S);
+	}
+	e = slot(S, key);
+	if (S->nundo == S->capundo) {
+		S->capundo = S->capundo ? 2 * S->capundo : 256;
+		S->undo = xrealloc(S->undo, S->capundo * sizeof *S->undo);
+	}
+	S->undo[S->nundo].old = *e;
+	S->undo[S->nundo].old.key = key;
+	S->undo[S->nundo].slot = e->key ? 1u : 0u;
+	S->nundo++;
+	if (!e->key)
+		S->n++;
+	e->key = key;
+	e->id = id;
+	e->count = count;
+}
+
+static void
+unbind(Scope *S, uint32_t mark)
+{
+	while (S->nundo > mark) {
+		S->nundo--;
+		Ent *e = slot(S, S->undo[S->nundo].old.key);
+		if (S->undo[S->nundo].slot)
+			*e = S->undo[S->nundo].old;
+		else
+			e->id = -1;   /* keep the key: probing stays intact */
+	}
+}
+
+static uint8_t
+units(Decl *d, uint8_t *pred, Str *type)
+{
+	int w = 1, v = 1;
+
+	*pred = 0;
+	*type = 0;
+	for (uint32_t i = 0; i < d->nattr; i++) {
+		Str a = d->attr[i];
+		if (!strcmp(a, ".v2"))
+			v = 2;
+		else if (!strcmp(a, ".v4"))
+			v = 4;
+		else if (!strcmp(a, ".v8"))
+			v = 8;
+		else if (!strcmp(a, ".pred"))
+			*pred = 1, *type = a;
+		else if (a[0] == '.' && strchr("bsuf", a[1]) && isdigit(
+			(unsigned char)a[2])) {
+			int bits = atoi(a + 2);
+			*type = a;
+			w = bits > 64 ? 4 : bits > 32 ? 2 : 1;
+		}
+	}
+	return *pred ? 0 : (uint8_t)(w * v);
+}
+
+static int32_t
+newreg(Scope *S, Str name, Str prefix, uint32_t idx, Decl *d)
+{
+	Reg *r;
+
+	if (S->nreg == S->capreg) {
+		S->capreg = S->capreg ? 2 * S->capreg : 256;
+		S->reg = xrealloc(S->reg, S->capreg * sizeof *S->reg);
+	}
+	r = &S->reg[S->nreg];
+	r->name = name;
+	r->prefix = prefix;
+	r->idx = idx;
+	r->units = units(d, &r->pred, &r->type);
+	r->scope = S->depth;
+	return (int32_t)S->nreg++;
+}
+
+static int
+isreg(Decl *d)
+{
+	return d->nattr && !strcmp(d->attr[0], ".reg");
+}
+
+static void
+declare(Scope *S, Decl *d)
+{
+	for (uint32_t i = 0; i < d->nname; i++) {
+		Dname *n = &d->name[i];
+		if (n->count < 0) {
+			bind(S, n->name, newreg(S, n->name, n->name, 0, d), -1);
+			continue;
+		}
+		int32_t base = (int32_t)S->nreg;
+		for (int32_t k = 0; k < n->count; k++)
+			newreg(S, 0, n->name, (uint32_t)k, d);
+		/* the range is bound under its prefix with a marker count */
+		bind(S, n->name, base, n->count);
+	}
+}
+
+/* %r57: an exact binding, else a range of prefix %r holding 57. */
+static int32_t
+lookup(Scope *S, Str name)
+{
+	Ent *e = S->cap ? slot(S, name) : 0;
+	size_t n, k;
+
+	if (e && e->key && e->id >= 0 && e->count < 0)
+		return e->id;
+	n = strlen(name);
+	for (k = n; k > 0 && isdigit((unsigned char)name[k - 1]); k--)
+		;
+	if (k == n || k == 0 || (name[k] == '0' && k + 1 < n) || !S->cap)
+		return -1;
+	e = slot(S, intern(name, k));
+	if (!e->key || e->id < 0 || e->count < 0)
+		return -1;
+	long idx = strtol(name + k, 0, 10);
+	return idx < e->count ? e->id + (int32_t)idx : -1;
+}
+
+static void
+bindop(Scope *S, Opnd *o)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		bindop(S, &o->sub[i]);
+	if (o->kind != Preg && o->kind != Psym)
+		return;
+	o->reg = lookup(S, o->s);
+	if (o->reg >= 0)
+		o->kind = Preg;
+}
+
+void
+resolve(Module *m, Func *f, Diag *d)
+{
+	Scope S = {0};
+	uint32_t marks[256], nmark = 0;
+
+	UNUSED(d);
+	for (uint32_t i = 0; i < f->nret; i++)
+		if (isreg(&f->ret[i]))
+			declare(&S, &f->ret[i]);
+	for (uint32_t i = 0; i < f->npar; i++)
+		if (isreg(&f->par[i]))
+			declare(&S, &f->par[i]);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		switch (s->kind) {
+		case Sopen:
+			if (nmark < countof(marks))
+				marks[nmark] = S.nundo;
+			nmark++;
+			S.depth++;
+			break;
+		case Sclose:
+			if (nmark && --nmark < countof(marks))
+				unbind(&S, marks[nmark]);
+			if (S.depth)
+				S.depth--;
+			break;
+		case Sdecl:
+			if (isreg(s->decl))
+				declare(&S, s->decl);
+			break;
+		case Sins:
+			if (s->guard)
+				bindop(&S, s->guard);
+			for (uint32_t k = 0; k < s->nop; k++)
+				bindop(&S, &s->opd[k]);
+			break;
+		}
+	}
+	f->nreg = S.nreg;
+	f->reg = alloc(m->a, (S.nreg ? S.nreg : 1) * sizeof *f->reg);
+	if (S.nreg)
+		memcpy(f->reg, S.reg, S.nreg * sizeof *f->reg);
+	free(S.reg);
+	free(S.tab);
+	free(S.undo);
+}
+
+/* A register's spelling: its own name, or prefix and index. */
+Str
+regname(Func *f, int32_t r, char *buf, size_t n)
+{
+	Reg *g = &f->reg[r];
+
+	if (g->name)
+		return g->name;
+	snprintf(buf, n, "%s%u", g->prefix, g->idx);
+	return buf;
+}

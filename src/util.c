@@ -1,0 +1,309 @@
+/* util.c: arenas, interned strings, errors, files. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "all.h"
+
+enum { Chunksz = 1 << 20 };
+
+NORETURN void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: internal error: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+Arena *
+anew(void)
+{
+	Arena *a = xmalloc(sizeof *a);
+
+	a->cur = 0;
+	a->total = 0;
+	return a;
+}
+
+/* Bump allocation, 16-byte aligned; a request larger than a chunk gets
+ * a chunk of its own. */
+void *
+alloc(Arena *a, size_t n)
+{
+	Chunk *c = a->cur;
+	size_t cap;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->used + n > c->cap) {
+		cap = n > Chunksz / 2 ? n : Chunksz;
+		c = xmalloc(sizeof(Chunk) + 16 + cap);
+		c->prev = a->cur;
+		c->used = 0;
+		c->cap = cap;
+		a->cur = c;
+		a->total += cap;
+	}
+	char *base = (char *)c + ((sizeof(Chunk) + 15) & ~(size_t)15);
+	void *p = base + c->used;
+	c->used += n;
+	return p;
+}
+
+void *
+zalloc(Arena *a, size_t n)
+{
+	return memset(alloc(a, n), 0, n);
+}
+
+char *
+adup(Arena *a, const char *s, size_t n)
+{
+	char *p = alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void
+afree(Arena *a)
+{
+	Chunk *c, *p;
+
+	if (!a)
+		return;
+	for (c = a->cur; c; c = p) {
+		p = c->prev;
+		free(c);
+	}
+	free(a);
+}
+
+/* The intern table lives for the whole process: names repeat across
+ * modules (opcodes, modifiers, %r), and a pointer compare is all a pass
+ * needs.  Open addressing, FNV-1a. */
+static struct {
+	Str *tab;
+	uint32_t *hash;
+	size_t n, cap;
+	Arena *a;
+} in;
+
+static uint32_t
+fnv(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void
+grow(void)
+{
+	size_t i, j, cap = in.cap ? in.cap * 2 : 4096;
+	Str *tab = calloc(cap, sizeof *tab);
+	uint32_t *hash = calloc(cap, sizeof *hash);
+
+	if (!tab || !hash)
+		die("out of memory");
+	for (i = 0; i < in.cap; i++) {
+		if (!in.tab[i])
+			continue;
+		for (j = in.hash[i] & (cap - 1); tab[j]; j = (j + 1) & (cap - 1))
+			;
+		tab[j] = in.tab[i];
+		hash[j] = in.hash[i];
+	}
+	free(in.tab);
+	free(in.hash);
+	in.tab = tab;
+	in.hash = hash;
+	in.cap = cap;
+}
+
+Str
+intern(const char *s, size_t n)
+{
+	uint32_t h = fnv(s, n);
+	size_t i;
+
+	if (2 * (in.n + 1) > in.cap)
+		grow();
+	if (!in.a)
+		in.a = anew();
+	for (i = h & (in.cap - 1); in.tab[i]; i = (i + 1) & (in.cap - 1))
+		if (in.hash[i] == h && !strncmp(in.tab[i], s, n)
+		&& !in.tab[i][n])
+			return in.tab[i];
+	in.tab[i] = adup(in.a, s, n);
+	in.hash[i] = h;
+	in.n++;
+	return in.tab[i];
+}
+
+Str
+interns(const char *s)
+{
+	return intern(s, strlen(s));
+}
+
+/* Reads a whole file, "-" being standard input. */
+char *
+readfile(const char *path, size_t *n)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 1 << 16, len = 0, r;
+	char *p;
+
+	if (!f)
+		return 0;
+	p = xmalloc(cap + 1);
+	while ((r = fread(p + len, 1, cap - len, f)) > 0) {
+		len += r;
+		if (len == cap)
+			p = xrealloc(p, (cap *= 2) + 1);
+	}
+	if (ferror(f)) {
+		free(p);
+		if (f != stdin)
+			fclose(f);
+		return 0;
+	}
+	if (f != stdin)
+		fclose(f);
+	p[len] = 0;
+	*n = len;
+	return p;
+}
+
+static int
+samefile(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Writes to a temporary file beside the destination and renames it into
+ * place, so a failure never leaves a partial output.  Refuses to write
+ * over the input unless asked.  Returns 0, or -1 with a message said. */
+int
+writeatomic(const char *path, const char *p, size_t n, int inplace_ok,
+	const char *inpath)
+{
+	char *tmp;
+	size_t len;
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		if (fwrite(p, 1, n, stdout) != n || fflush(stdout)) {
+			fprintf(stderr, "%s: error: writing stdout: %s\n",
+				progname, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (inpath && !inplace_ok && strcmp(inpath, "-")
+	&& samefile(path, inpath)) {
+		fprintf(stderr, "%s: error: refusing to overwrite the input "
+			"'%s' (use --in-place)\n", progname, path);
+		return -1;
+	}
+	len = strlen(path);
+	tmp = xmalloc(len + 16);
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp.XXXXXX", 12);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	for (size_t w = 0; w < n;) {
+		ssize_t r = write(fd, p + w, n - w);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			unlink(tmp);
+			goto fail;
+		}
+		w += r;
+	}
+	fchmod(fd, 0644);
+	if (close(fd) || rename(tmp, path)) {
+		unlink(tmp);
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	fprintf(stderr, "%s: error: writing '%s': %s\n", progname, path,
+		strerror(errno));
+	free(tmp);
+	return -1;
+}
+
+/* file:line:col: severity: message, then the source line and a caret
+ * under the offending token. */
+void
+diag(Diag *d, const char *sev, Pos pos, uint32_t off, uint32_t len,
+	const char *fmt, ...)
+{
+	va_list ap;
+	size_t b, e;
+
+	if (sev[0] == 'e')
+		d->nerr++;
+	else
+		d->nwarn++;
+	if (d->quiet)
+		return;
+	fprintf(stderr, "%s:%u:%u: %s: ", d->path, pos.line, pos.col, sev);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (!d->src || off > d->len)
+		return;
+	for (b = off; b > 0 && d->src[b - 1] != '\n'; b--)
+		;
+	for (e = off; e < d->len && d->src[e] != '\n' && e - b < 200; e++)
+		;
+	if (e > b && d->src[e - 1] == '\r')
+		e--;
+	fprintf(stderr, "  %.*s\n  ", (int)(e - b), d->src + b);
+	for (size_t i = b; i < off && i < e; i++)
+		fputc(d->src[i] == '\t' ? '\t' : ' ', stderr);
+	fputc('^', stderr);
+	for (uint32_t i = 1; i < len && off + i < e && i < 60; i++)
+		fputc('~', stderr);
+	fputc('\n', stderr);
+}
