@@ -38,19 +38,25 @@ xargs -P "$jobs" -I{} sh -c '
 	echo "- command, per file: \`ptxasv FILE\`, i.e. \`ptxas -v -arch"
 	echo "  TARGET -o TMP FILE\` with TARGET the file's own \`.target\`,"
 	echo "  after ptxfixup (trailing NULs dropped, \`.version\` lowered to"
-	echo "  what this ptxas accepts)"
+	echo "  what this ptxas accepts, non-ASCII bytes in comments replaced)"
 	echo "- columns: registers, spill store bytes, spill load bytes, stack"
 	echo "  frame bytes; \`-\` where ptxas printed none (a \`.func\`"
 	echo "  has no register line)"
 	echo
 	echo "## Kernels that spill"
 	echo
+	echo "A \`.target ..., debug\` file is compiled as debug code, whose"
+	echo "\`.func\`s keep their locals on the stack: marked (debug)."
+	echo
 	echo "| file | kernel | regs | spill st | spill ld | stack |"
 	echo "|---|---|---:|---:|---:|---:|"
 	while read -r f; do
 		k=$(echo "$f" | tr / %)
 		[ "$(cat "$tmp/$k.rc")" = 0 ] || continue
-		awk -F'\t' -v f="$f" '$3+0 > 0 || $4+0 > 0 {
+		d=
+		grep -a -m1 '^[[:space:]]*\.target' "$corpus/$f" \
+			| sed 's|//.*||' | grep -q debug && d=" (debug)"
+		awk -F'\t' -v f="$f$d" '$3+0 > 0 || $4+0 > 0 {
 			printf "| %s | `%s` | %s | %s | %s | %s |\n",
 				f, $1, $2, $3, $4, $5 }' "$tmp/$k.out"
 	done < "$tmp/list"
@@ -80,6 +86,8 @@ xargs -P "$jobs" -I{} sh -c '
 		echo "### \`$f\` ($t)"
 		grep -q 'lowered' "$tmp/$k.err" && echo && \
 			echo "(\`.version\` $(grep -o 'lowered to .*' "$tmp/$k.err"))"
+		grep -q 'non-ASCII' "$tmp/$k.err" && echo && \
+			echo "(non-ASCII bytes in comments replaced)"
 		echo
 		echo "| kernel | regs | spill st | spill ld | stack |"
 		echo "|---|---:|---:|---:|---:|"

@@ -4,7 +4,8 @@
  * matched by name, since indices move when debug sections come and go.
  * Debug sections (.debug_*, .nv_debug_*, and relocations applied to
  * them) may differ freely: they carry line numbers and even the PTX
- * text, which a rewrite that keeps the code changes. The symbol table,
+ * text, which a rewrite that keeps the code changes; so may the note
+ * .note.nv.tkinfo, which names the files ptxas was given. The symbol table,
  * string tables and other relocations are compared by meaning when
  * their bytes differ, for the same reason. What indexes symbols by
  * number elsewhere (.nv.info attributes, .text sh_info) is compared as
@@ -57,10 +58,13 @@ rd(const Elf *e, uint64_t off, int size)
 	return v;
 }
 
+/* Debug sections, and the toolkit note, which records the command
+ * line (file names included) when ptxas runs with -g. */
 static int
 isdebug(const char *s)
 {
-	return strncmp(s, ".debug_", 7) == 0 || strncmp(s, ".nv_debug_", 10) == 0;
+	return strncmp(s, ".debug_", 7) == 0 || strncmp(s, ".nv_debug_", 10) == 0
+		|| strcmp(s, ".note.nv.tkinfo") == 0;
 }
 
 /* Name at offset off of string table section t, or NULL. */

@@ -178,9 +178,42 @@ ptxversion(const char *text, size_t n, int *maj, int *min)
 	return versionspan(text, n, &b, &e, maj, min);
 }
 
+/* ptxas refuses any byte past ASCII, even in a comment ("Unexpected
+ * non-ASCII character"); hand-written PTX has em dashes there. Each
+ * such byte in a comment becomes '?', keeping lines and columns. */
+static int
+scrub(char *s, size_t n)
+{
+	size_t i = 0;
+	int ch = 0, end;
+
+	while (i < n) {
+		if (s[i] == '"') {
+			for (i++; i < n && s[i] != '"' && s[i] != '\n'; i++)
+				;
+			i++;
+		} else if (s[i] == '/' && i + 1 < n
+		&& (s[i+1] == '/' || s[i+1] == '*')) {
+			end = s[i+1] == '*';
+			for (i += 2; i < n; i++) {
+				if (end ? s[i] == '*' && i + 1 < n && s[i+1] == '/'
+				: s[i] == '\n')
+					break;
+				if ((unsigned char)s[i] >= 0x80) {
+					s[i] = '?';
+					ch = 1;
+				}
+			}
+			i += end ? 2 : 0;
+		} else
+			i++;
+	}
+	return ch;
+}
+
 /* Makes text acceptable to a ptxas that takes ISA maj.min at most:
- * drops trailing NULs (dumps from C strings carry them) and lowers a
- * newer .version. Lowering is only a guess that the newer features go
+ * drops trailing NULs (dumps from C strings carry them), lowers a
+ * newer .version and scrubs non-ASCII bytes from comments. Lowering is only a guess that the newer features go
  * unused; if they are used, ptxas says so, which is the honest result. */
 char *
 ptxfixup(const char *text, size_t n, int maj, int min, size_t *outn,
@@ -210,6 +243,8 @@ ptxfixup(const char *text, size_t n, int maj, int min, size_t *outn,
 		memcpy(out, text, m);
 		k = m;
 	}
+	if (scrub(out, k))
+		ch |= Fascii;
 	out[k] = 0;
 	if (outn)
 		*outn = k;

@@ -61,6 +61,7 @@ char *pxslurp(const char *path, size_t *n);
 enum {
 	Fnul = 1,       /* trailing NUL bytes dropped */
 	Fversion = 2,   /* .version lowered */
+	Fascii = 4,     /* non-ASCII bytes in comments replaced */
 };
 
 /* elfcmp.c */

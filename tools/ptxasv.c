@@ -56,6 +56,9 @@ fixed(const char *file, const char *ptxas, const char *text, size_t n)
 	if (changed & Fversion)
 		fprintf(stderr, "ptxasv: %s: .version lowered to %d.%d\n",
 			file, maj, min);
+	if (changed & Fascii)
+		fprintf(stderr, "ptxasv: %s: non-ASCII in comments replaced\n",
+			file);
 	path = malloc(4096);
 	snprintf(path, 4096, "%s/ptxasv-XXXXXX", d && *d ? d : "/tmp");
 	fd = mkstemp(path);
