@@ -63,7 +63,8 @@ rd(const Elf *e, uint64_t off, int size)
 static int
 isdebug(const char *s)
 {
-	return strncmp(s, ".debug_", 7) == 0 || strncmp(s, ".nv_debug_", 10) == 0
+	return strncmp(s, ".debug_", 7) == 0
+		|| strncmp(s, ".nv_debug_", 10) == 0
 		|| strcmp(s, ".note.nv.tkinfo") == 0;
 }
 
@@ -376,7 +377,8 @@ filecmp(Elf *a, Elf *b, char *why, size_t cap)
 	for (i = 0; i < sizeof hdr / sizeof hdr[0]; i++)
 		if (rd(a, hdr[i].off, hdr[i].size)
 		!= rd(b, hdr[i].off, hdr[i].size)) {
-			snprintf(why, cap, "ELF header: %s differs", hdr[i].what);
+			snprintf(why, cap, "ELF header: %s differs",
+				hdr[i].what);
 			return 1;
 		}
 	for (i = 1; i < a->nsec; i++) {
@@ -384,7 +386,8 @@ filecmp(Elf *a, Elf *b, char *why, size_t cap)
 		if (x->debug)
 			continue;
 		for (k = 0, j = 1; j < i; j++)
-			k += !a->sec[j].debug && !strcmp(a->sec[j].name, x->name);
+			k += !a->sec[j].debug
+				&& !strcmp(a->sec[j].name, x->name);
 		y = find(b, x->name, k);
 		if (!y) {
 			snprintf(why, cap, "section %s: only in %s", x->name,

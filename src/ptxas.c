@@ -196,8 +196,8 @@ scrub(char *s, size_t n)
 		&& (s[i+1] == '/' || s[i+1] == '*')) {
 			end = s[i+1] == '*';
 			for (i += 2; i < n; i++) {
-				if (end ? s[i] == '*' && i + 1 < n && s[i+1] == '/'
-				: s[i] == '\n')
+				if (end ? s[i] == '*' && i + 1 < n
+					&& s[i+1] == '/' : s[i] == '\n')
 					break;
 				if ((unsigned char)s[i] >= 0x80) {
 					s[i] = '?';
@@ -213,8 +213,9 @@ scrub(char *s, size_t n)
 
 /* Makes text acceptable to a ptxas that takes ISA maj.min at most:
  * drops trailing NULs (dumps from C strings carry them), lowers a
- * newer .version and scrubs non-ASCII bytes from comments. Lowering is only a guess that the newer features go
- * unused; if they are used, ptxas says so, which is the honest result. */
+ * newer .version and scrubs non-ASCII bytes from comments. Lowering
+ * is only a guess that the newer features go unused; if they are
+ * used, ptxas says so, which is the honest result. */
 char *
 ptxfixup(const char *text, size_t n, int maj, int min, size_t *outn,
 	int *changed)

@@ -44,7 +44,8 @@ fixed(const char *file, const char *ptxas, const char *text, size_t n)
 	const char *d = getenv("TMPDIR");
 
 	if (ptxasisa(ptxas, &maj, &min) < 0) {
-		fprintf(stderr, "ptxasv: cannot tell the PTX ISA of %s\n", ptxas);
+		fprintf(stderr, "ptxasv: cannot tell the PTX ISA of %s\n",
+			ptxas);
 		maj = 99;  /* leave .version alone */
 		min = 9;
 	}

@@ -34,7 +34,8 @@ case $out in *section*) ;; *) no "no reason given: $out" ;; esac
 
 # ptxasv: the .entry and the .func, tab separated
 "$bin/ptxasv" "$tmp/a.ptx" > "$tmp/v.out" || no "ptxasv failed"
-grep -q "^k	[0-9][0-9]*	0	0	64$" "$tmp/v.out" || no "ptxasv k"
+grep -q "^k	[0-9][0-9]*	0	0	64$" "$tmp/v.out" \
+	|| no "ptxasv k"
 grep -q "^foo	-	0	0	0$" "$tmp/v.out" || no "ptxasv foo"
 # the NUL-ended 9.3 file assembles once fixed up
 "$bin/ptxasv" "$src/nul93.ptx" > "$tmp/n.out" 2>"$tmp/n.err" \
