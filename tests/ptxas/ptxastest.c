@@ -1,0 +1,241 @@
+/* ptxastest: unit checks of src/ptxas.c, one mode per ctest test.
+ *   ptxastest parse LOG...   each LOG's "#=" lines are its expected
+ *                            records, in the order ptxas printed them
+ *   ptxastest fixup PTX      PTX is the NUL-ended 9.3 sample
+ *   ptxastest target         .target and .version reading
+ *   ptxastest isa DIR        ISA from a fake ptxas (written into DIR)
+ *                            and from the real one when there is one
+ *   ptxastest find DIR       PATH search skips the wrapper
+ * Prints what failed; exits 0, 1 on failure, 77 to skip. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ptxas.h"
+
+static int nfail;
+
+static void
+check(int ok, const char *what, const char *ctx)
+{
+	if (!ok) {
+		fprintf(stderr, "FAIL %s: %s\n", ctx, what);
+		nfail++;
+	}
+}
+
+static void
+put(char *b, size_t cap, long v)
+{
+	if (v < 0)
+		snprintf(b, cap, " -");
+	else
+		snprintf(b, cap, " %ld", v);
+}
+
+static void
+record(const Pxfn *f, char *out, size_t cap)
+{
+	long v[] = {f->entry, f->regs, f->barriers, f->stack, f->spillst,
+		f->spillld, f->cumstack, f->smem, f->cmem, f->lmem};
+	size_t i, k;
+
+	k = (size_t)snprintf(out, cap, "#= %s", f->name);
+	for (i = 0; i < sizeof v / sizeof v[0] && k < cap; i++) {
+		put(out + k, cap - k, v[i]);
+		k += strlen(out + k);
+	}
+}
+
+static void
+parse(const char *path)
+{
+	char *text, *s, *e, got[1024];
+	size_t n;
+	int i = 0;
+	Pxres r = {0};
+
+	text = pxslurp(path, &n);
+	check(text != NULL, "cannot read", path);
+	if (!text)
+		return;
+	check(ptxasparse(text, n, &r) == 0, "ptxasparse failed", path);
+	for (s = text; (s = strstr(s, "#= ")) != NULL; s = e, i++) {
+		e = s + strcspn(s, "\r\n");
+		if (i >= r.nfn) {
+			fprintf(stderr, "FAIL %s: missing %.*s\n", path,
+				(int)(e - s), s);
+			nfail++;
+			continue;
+		}
+		record(&r.fn[i], got, sizeof got);
+		if (strlen(got) != (size_t)(e - s)
+		|| memcmp(got, s, (size_t)(e - s)) != 0) {
+			fprintf(stderr, "FAIL %s:\n  want %.*s\n  got  %s\n",
+				path, (int)(e - s), s, got);
+			nfail++;
+		}
+	}
+	check(i == r.nfn, "more records than expected", path);
+	ptxasfree(&r);
+	free(text);
+}
+
+static void
+fixup(const char *path)
+{
+	char *text, *out, arch[32];
+	size_t n, m;
+	int ch, maj, min;
+
+	text = pxslurp(path, &n);
+	check(text != NULL, "cannot read", path);
+	if (!text)
+		return;
+	check(n > 0 && text[n-1] == 0, "sample must end in NUL", path);
+	out = ptxfixup(text, n, 9, 0, &m, &ch);
+	check(ch == (Fnul | Fversion | Fascii), "all fixes reported", path);
+	check(strstr(out, "comment: ??? in") != NULL, "dash scrubbed", path);
+	check(memchr(out, 0, m) == NULL, "NULs dropped", path);
+	check(strstr(out, "\n.version 9.0\n") != NULL, "lowered", path);
+	check(strstr(out, "// .version 9.3 here") != NULL,
+		"comment left alone", path);
+	check(ptxversion(out, m, &maj, &min) == 0 && maj == 9 && min == 0,
+		"ptxversion reads 9.0", path);
+	check(ptxtarget(out, m, arch, sizeof arch) == 0
+		&& strcmp(arch, "sm_100a") == 0, "target sm_100a", path);
+	free(out);
+	out = ptxfixup(text, n, 9, 5, &m, &ch);
+	check(ch == (Fnul | Fascii), "newer ptxas: no .version", path);
+	check(strstr(out, "\n.version 9.3\n") != NULL, "kept 9.3", path);
+	free(out);
+	free(text);
+}
+
+static void
+target(void)
+{
+	static const struct { const char *text, *want; } t[] = {
+		{".version 8.0\n.target sm_80\n", "sm_80"},
+		{"// .target sm_20\n.target sm_90a // x\n", "sm_90a"},
+		{"/* .target sm_20\n*/\t.target  sm_110f, debug\n", "sm_110f"},
+		{".target sm_10, map_f64_to_f32\n", "sm_10"},
+		{".file 1 \"a.target b\"\n.target sm_75\n", "sm_75"},
+		{"x.target sm_1\n.target\n  sm_52\n", "sm_52"},
+		{".version 7.0\n// .target sm_80\n", NULL},
+	};
+	char arch[16];
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		r = ptxtarget(t[i].text, strlen(t[i].text), arch, sizeof arch);
+		if (t[i].want)
+			check(r == 0 && strcmp(arch, t[i].want) == 0,
+				t[i].want, "ptxtarget");
+		else
+			check(r < 0, "no target", "ptxtarget");
+	}
+	check(ptxtarget(".target sm_100a\n", 16, arch, 4) < 0,
+		"too small a buffer", "ptxtarget");
+}
+
+static void
+script(const char *path, const char *body)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(body, f);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static void
+isa(const char *dir)
+{
+	char fake[4096];
+	char *real;
+	int maj = 0, min = 0;
+
+	/* a release past the table: the answer must come from probing */
+	snprintf(fake, sizeof fake, "%s/fakeptxas", dir);
+	script(fake, "#!/bin/sh\n"
+		"if [ \"$1\" = --version ]; then\n"
+		"  echo 'Cuda compilation tools, release 42.7, V42.7.1'\n"
+		"  exit 0\nfi\n"
+		"echo \"ptxas $1, line 1; fatal   : Unsupported .version"
+		" 99.9; current version is '7.3'\"\nexit 255\n");
+	check(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
+		"probed 7.3", "ptxasisa");
+	/* cached: a second answer without running anything */
+	script(fake, "#!/bin/sh\nexit 1\n");
+	check(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
+		"cached", "ptxasisa");
+	snprintf(fake, sizeof fake, "%s/fakeptxas2", dir);
+	script(fake, "#!/bin/sh\n"
+		"echo 'Cuda compilation tools, release 12.6, V12.6.85'\n");
+	check(ptxasisa(fake, &maj, &min) == 0 && maj == 8 && min == 5,
+		"12.6 takes 8.5", "ptxasisa");
+	real = ptxasfind(NULL);
+	if (real) {
+		check(ptxasisa(real, &maj, &min) == 0 && maj >= 6,
+			"real ptxas", "ptxasisa");
+		printf("%s: PTX ISA %d.%d\n", real, maj, min);
+		free(real);
+	}
+}
+
+static void
+find(const char *dir)
+{
+	char wrap[4096], link[4096], path[8192], *p;
+
+	snprintf(wrap, sizeof wrap, "%s/ptxpress-ptxas", dir);
+	script(wrap, "#!/bin/sh\nexit 0\n");
+	snprintf(link, sizeof link, "%s/ptxas", dir);
+	unlink(link);
+	check(symlink("ptxpress-ptxas", link) == 0, "symlink", "ptxasfind");
+	snprintf(path, sizeof path, "%s:/nonexistent", dir);
+	setenv("PATH", path, 1);
+	unsetenv("PTXPRESS_PTXAS");
+	p = ptxasfind(NULL);
+	check(!p || strcmp(p, link) != 0, "wrapper skipped", "ptxasfind");
+	free(p);
+	setenv("PTXPRESS_PTXAS", wrap, 1);
+	p = ptxasfind(NULL);
+	check(p && strcmp(p, wrap) == 0, "env wins", "ptxasfind");
+	free(p);
+	p = ptxasfind("/nonexistent/ptxas");
+	check(p == NULL, "bad override", "ptxasfind");
+	free(p);
+}
+
+int
+main(int argc, char **argv)
+{
+	int i;
+
+	if (argc >= 2 && !strcmp(argv[1], "parse"))
+		for (i = 2; i < argc; i++)
+			parse(argv[i]);
+	else if (argc == 3 && !strcmp(argv[1], "fixup"))
+		fixup(argv[2]);
+	else if (argc == 2 && !strcmp(argv[1], "target"))
+		target();
+	else if (argc == 3 && !strcmp(argv[1], "isa"))
+		isa(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "find"))
+		find(argv[2]);
+	else {
+		fprintf(stderr, "usage: ptxastest parse|fixup|target|isa|find"
+			" ...\n");
+		return 2;
+	}
+	return nfail ? 1 : 0;
+}
