@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptxas.h"
+#include "all.h"
 
 typedef struct Sec Sec;
 typedef struct Elf Elf;
@@ -156,7 +156,7 @@ markdebug(Elf *e)
 }
 
 static int
-load(Elf *e, const char *path, char *why, size_t cap)
+elfload(Elf *e, const char *path, char *why, size_t cap)
 {
 	memset(e, 0, sizeof *e);
 	e->path = path;
@@ -415,9 +415,9 @@ cubincmp(const char *patha, const char *pathb, char *why, size_t whycap)
 
 	if (whycap)
 		why[0] = 0;
-	r = load(&a, patha, why, whycap);
+	r = elfload(&a, patha, why, whycap);
 	if (r == 0)
-		r = load(&b, pathb, why, whycap);
+		r = elfload(&b, pathb, why, whycap);
 	else
 		memset(&b, 0, sizeof b);
 	if (r == 0)

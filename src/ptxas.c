@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ptxas.h"
+#include "all.h"
 
 extern char **environ;
 

@@ -3,7 +3,7 @@
  * do not, 2 when either cannot be read as ELF64. */
 #include <stdio.h>
 
-#include "ptxas.h"
+#include "all.h"
 
 int
 main(int argc, char **argv)

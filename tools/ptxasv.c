@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ptxas.h"
+#include "all.h"
 
 enum { Maxextra = 32 };
 

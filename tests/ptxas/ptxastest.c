@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ptxas.h"
+#include "all.h"
 
 static int nfail;
 
 static void
-check(int ok, const char *what, const char *ctx)
+tcheck(int ok, const char *what, const char *ctx)
 {
 	if (!ok) {
 		fprintf(stderr, "FAIL %s: %s\n", ctx, what);
@@ -50,7 +50,7 @@ record(const Pxfn *f, char *out, size_t cap)
 }
 
 static void
-parse(const char *path)
+tparse(const char *path)
 {
 	char *text, *s, *e, got[1024];
 	size_t n;
@@ -58,10 +58,10 @@ parse(const char *path)
 	Pxres r = {0};
 
 	text = pxslurp(path, &n);
-	check(text != NULL, "cannot read", path);
+	tcheck(text != NULL, "cannot read", path);
 	if (!text)
 		return;
-	check(ptxasparse(text, n, &r) == 0, "ptxasparse failed", path);
+	tcheck(ptxasparse(text, n, &r) == 0, "ptxasparse failed", path);
 	for (s = text; (s = strstr(s, "#= ")) != NULL; s = e, i++) {
 		e = s + strcspn(s, "\r\n");
 		if (i >= r.nfn) {
@@ -78,7 +78,7 @@ parse(const char *path)
 			nfail++;
 		}
 	}
-	check(i == r.nfn, "more records than expected", path);
+	tcheck(i == r.nfn, "more records than expected", path);
 	ptxasfree(&r);
 	free(text);
 }
@@ -91,25 +91,25 @@ fixup(const char *path)
 	int ch, maj, min;
 
 	text = pxslurp(path, &n);
-	check(text != NULL, "cannot read", path);
+	tcheck(text != NULL, "cannot read", path);
 	if (!text)
 		return;
-	check(n > 0 && text[n-1] == 0, "sample must end in NUL", path);
+	tcheck(n > 0 && text[n-1] == 0, "sample must end in NUL", path);
 	out = ptxfixup(text, n, 9, 0, &m, &ch);
-	check(ch == (Fnul | Fversion | Fascii), "all fixes reported", path);
-	check(strstr(out, "comment: ??? in") != NULL, "dash scrubbed", path);
-	check(memchr(out, 0, m) == NULL, "NULs dropped", path);
-	check(strstr(out, "\n.version 9.0\n") != NULL, "lowered", path);
-	check(strstr(out, "// .version 9.3 here") != NULL,
+	tcheck(ch == (Fnul | Fversion | Fascii), "all fixes reported", path);
+	tcheck(strstr(out, "comment: ??? in") != NULL, "dash scrubbed", path);
+	tcheck(memchr(out, 0, m) == NULL, "NULs dropped", path);
+	tcheck(strstr(out, "\n.version 9.0\n") != NULL, "lowered", path);
+	tcheck(strstr(out, "// .version 9.3 here") != NULL,
 		"comment left alone", path);
-	check(ptxversion(out, m, &maj, &min) == 0 && maj == 9 && min == 0,
+	tcheck(ptxversion(out, m, &maj, &min) == 0 && maj == 9 && min == 0,
 		"ptxversion reads 9.0", path);
-	check(ptxtarget(out, m, arch, sizeof arch) == 0
+	tcheck(ptxtarget(out, m, arch, sizeof arch) == 0
 		&& strcmp(arch, "sm_100a") == 0, "target sm_100a", path);
 	free(out);
 	out = ptxfixup(text, n, 9, 5, &m, &ch);
-	check(ch == (Fnul | Fascii), "newer ptxas: no .version", path);
-	check(strstr(out, "\n.version 9.3\n") != NULL, "kept 9.3", path);
+	tcheck(ch == (Fnul | Fascii), "newer ptxas: no .version", path);
+	tcheck(strstr(out, "\n.version 9.3\n") != NULL, "kept 9.3", path);
 	free(out);
 	free(text);
 }
@@ -133,12 +133,12 @@ target(void)
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
 		r = ptxtarget(t[i].text, strlen(t[i].text), arch, sizeof arch);
 		if (t[i].want)
-			check(r == 0 && strcmp(arch, t[i].want) == 0,
+			tcheck(r == 0 && strcmp(arch, t[i].want) == 0,
 				t[i].want, "ptxtarget");
 		else
-			check(r < 0, "no target", "ptxtarget");
+			tcheck(r < 0, "no target", "ptxtarget");
 	}
-	check(ptxtarget(".target sm_100a\n", 16, arch, 4) < 0,
+	tcheck(ptxtarget(".target sm_100a\n", 16, arch, 4) < 0,
 		"too small a buffer", "ptxtarget");
 }
 
@@ -171,20 +171,20 @@ isa(const char *dir)
 		"  exit 0\nfi\n"
 		"echo \"ptxas $1, line 1; fatal   : Unsupported .version"
 		" 99.9; current version is '7.3'\"\nexit 255\n");
-	check(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
+	tcheck(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
 		"probed 7.3", "ptxasisa");
 	/* cached: a second answer without running anything */
 	script(fake, "#!/bin/sh\nexit 1\n");
-	check(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
+	tcheck(ptxasisa(fake, &maj, &min) == 0 && maj == 7 && min == 3,
 		"cached", "ptxasisa");
 	snprintf(fake, sizeof fake, "%s/fakeptxas2", dir);
 	script(fake, "#!/bin/sh\n"
 		"echo 'Cuda compilation tools, release 12.6, V12.6.85'\n");
-	check(ptxasisa(fake, &maj, &min) == 0 && maj == 8 && min == 5,
+	tcheck(ptxasisa(fake, &maj, &min) == 0 && maj == 8 && min == 5,
 		"12.6 takes 8.5", "ptxasisa");
 	real = ptxasfind(NULL);
 	if (real) {
-		check(ptxasisa(real, &maj, &min) == 0 && maj >= 6,
+		tcheck(ptxasisa(real, &maj, &min) == 0 && maj >= 6,
 			"real ptxas", "ptxasisa");
 		printf("%s: PTX ISA %d.%d\n", real, maj, min);
 		free(real);
@@ -200,19 +200,19 @@ find(const char *dir)
 	script(wrap, "#!/bin/sh\nexit 0\n");
 	snprintf(link, sizeof link, "%s/ptxas", dir);
 	unlink(link);
-	check(symlink("ptxpress-ptxas", link) == 0, "symlink", "ptxasfind");
+	tcheck(symlink("ptxpress-ptxas", link) == 0, "symlink", "ptxasfind");
 	snprintf(path, sizeof path, "%s:/nonexistent", dir);
 	setenv("PATH", path, 1);
 	unsetenv("PTXPRESS_PTXAS");
 	p = ptxasfind(NULL);
-	check(!p || strcmp(p, link) != 0, "wrapper skipped", "ptxasfind");
+	tcheck(!p || strcmp(p, link) != 0, "wrapper skipped", "ptxasfind");
 	free(p);
 	setenv("PTXPRESS_PTXAS", wrap, 1);
 	p = ptxasfind(NULL);
-	check(p && strcmp(p, wrap) == 0, "env wins", "ptxasfind");
+	tcheck(p && strcmp(p, wrap) == 0, "env wins", "ptxasfind");
 	free(p);
 	p = ptxasfind("/nonexistent/ptxas");
-	check(p == NULL, "bad override", "ptxasfind");
+	tcheck(p == NULL, "bad override", "ptxasfind");
 	free(p);
 }
 
@@ -223,7 +223,7 @@ main(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "parse"))
 		for (i = 2; i < argc; i++)
-			parse(argv[i]);
+			tparse(argv[i]);
 	else if (argc == 3 && !strcmp(argv[1], "fixup"))
 		fixup(argv[2]);
 	else if (argc == 2 && !strcmp(argv[1], "target"))
