@@ -56,22 +56,44 @@ labfind(Lab *l, Str s)
 }
 
 static void
-labels(Func *f, Diag *d, Lab *l)
+labpush(Lab *l, Str s)
 {
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+/* Labels are scoped like registers: inline asm blocks reuse names such
+ * as "waitLoop" in every { } they open.  A duplicate is one in the same
+ * scope; all collects every label for the branch check. */
+static void
+labels(Func *f, Diag *d, Lab *all)
+{
+	Lab l = {0};
+	uint32_t mark[256], depth = 0;
+
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
+		if (s->kind == Sopen && depth < countof(mark))
+			mark[depth++] = l.n;
+		if (s->kind == Sclose && depth)
+			l.n = mark[--depth];
 		if (s->kind != Slabel)
 			continue;
 		int proto = i + 1 < f->nstmt && f->stmt[i + 1].kind == Sdir;
-		if (!proto && labfind(l, s->name))
-			diag(d, "error", s->pos, s->text.off, s->text.len,
-				"label '%s' defined twice", s->name);
-		if (l->n == l->cap) {
-			l->cap = l->cap ? 2 * l->cap : 64;
-			l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-		}
-		l->v[l->n++] = s->name;
+		uint32_t from = depth ? mark[depth - 1] : 0;
+		for (uint32_t k = from; !proto && k < l.n; k++)
+			if (l.v[k] == s->name) {
+				diag(d, "error", s->pos, s->text.off, s->text.len,
+					"label '%s' defined twice", s->name);
+				break;
+			}
+		labpush(&l, s->name);
+		labpush(all, s->name);
 	}
+	free(l.v);
 }
 
 /* A sorted copy would be faster for huge functions; branch counts are
@@ -102,6 +124,11 @@ checkins(Diag *d, Stmt *s)
 			diag(d, "warning", s->pos, s->text.off, s->text.len,
 				"unknown modifier '%s' on '%s'", s->mod[k],
 				s->name);
+	/* a destination that is a bare name must be a register */
+	Defs df = opinfo[s->op].defs;
+	if (s->nop && (df == D0 || df == D0U) && s->opd[0].kind == Psym)
+		diag(d, "error", s->pos, s->text.off, s->text.len,
+			"undeclared register '%s'", s->opd[0].s);
 	if (s->guard)
 		checkop(d, s, s->guard);
 	for (uint32_t k = 0; k < s->nop; k++)

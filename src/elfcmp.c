@@ -58,11 +58,14 @@ rd(const Elf *e, uint64_t off, int size)
 	return v;
 }
 
-/* Debug sections, and the toolkit note, which records the command
+/* Debug sections, their Blackwell "merc" twins (.nv.merc.debug_*,
+ * .nv.merc.nv_debug_*), and the toolkit note, which records the command
  * line (file names included) when ptxas runs with -g. */
 static int
 isdebug(const char *s)
 {
+	if (strncmp(s, ".nv.merc", 8) == 0)
+		s += 8;
 	return strncmp(s, ".debug_", 7) == 0
 		|| strncmp(s, ".nv_debug_", 10) == 0
 		|| strcmp(s, ".note.nv.tkinfo") == 0;

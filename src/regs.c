@@ -144,6 +144,18 @@ isreg(Decl *d)
 	return d->nattr && !strcmp(d->attr[0], ".reg");
 }
 
+static Str
+rangekey(const char *prefix, size_t n)
+{
+	char buf[256];
+
+	if (n + 2 > sizeof buf)
+		n = sizeof buf - 2;
+	memcpy(buf, prefix, n);
+	buf[n] = '<';
+	return intern(buf, n + 1);
+}
+
 static void
 declare(Scope *S, Decl *d)
 {
@@ -156,8 +168,9 @@ declare(Scope *S, Decl *d)
 		int32_t base = (int32_t)S->nreg;
 		for (int32_t k = 0; k < n->count; k++)
 			newreg(S, 0, n->name, (uint32_t)k, d);
-		/* the range is bound under its prefix with a marker count */
-		bind(S, n->name, base, n->count);
+		/* ranges live under "prefix<": %r<5> and a plain %r may
+		 * both be declared */
+		bind(S, rangekey(n->name, strlen(n->name)), base, n->count);
 	}
 }
 
@@ -175,7 +188,7 @@ lookup(Scope *S, Str name)
 		;
 	if (k == n || k == 0 || (name[k] == '0' && k + 1 < n) || !S->cap)
 		return -1;
-	e = slot(S, intern(name, k));
+	e = slot(S, rangekey(name, k));
 	if (!e->key || e->id < 0 || e->count < 0)
 		return -1;
 	long idx = strtol(name + k, 0, 10);

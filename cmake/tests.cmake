@@ -1,0 +1,16 @@
+# Front-end tests: PTX files with their expectations inside, and the
+# corpus round trip (the project's own corpus/, and ../shared/corpus when
+# it is there).
+set(PX $<TARGET_FILE:ptxpress>)
+file(GLOB FRONT_TESTS CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/tests/front/*.ptx ${CMAKE_SOURCE_DIR}/tests/front/ok/*.ptx)
+add_test(NAME front COMMAND sh ${CMAKE_SOURCE_DIR}/tests/run.sh ${PX}
+  ${FRONT_TESTS})
+add_test(NAME roundtrip.own COMMAND sh ${CMAKE_SOURCE_DIR}/tests/roundtrip.sh
+  ${PX} $<TARGET_FILE:cubincmp> ${CMAKE_SOURCE_DIR}/corpus
+  ${CMAKE_SOURCE_DIR}/tests/front/ok)
+add_test(NAME roundtrip.shared
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/roundtrip.sh
+  ${PX} $<TARGET_FILE:cubincmp> ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(roundtrip.own roundtrip.shared PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 1800)
