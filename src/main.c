@@ -14,6 +14,9 @@ typedef struct Cmd {
 static const Cmd cmds[] = {
 	{"check", cmdcheck, "parse and validate PTX, print diagnostics"},
 	{"emit", cmdemit, "write PTX back: losslessly, or canonically"},
+	{"opt", cmdopt, "rewrite PTX so that ptxas spills less"},
+	{"validate", cmdvalidate, "prove a rewrite computes what the "
+		"original does"},
 };
 
 static void
