@@ -1,0 +1,683 @@
+/* verify.c: `ptxpress verify ORIG.ptx NEW.ptx LAUNCH`.
+ *
+ * Proves a rewrite on the GPU: both PTX files are loaded through the
+ * CUDA driver (cudrv.c), their kernel is launched as the launch
+ * description says (doc/launch.md) on the same seeded random inputs,
+ * outputs are poisoned with a NaN before every run and must be wholly
+ * written, the two results must agree bit for bit and be stable from
+ * run to run, and, for attention, both must lie within a bound of a
+ * float64 CPU reference.  Both are timed with CUDA events; the median
+ * of --runs launches after --warmup is reported.
+ *
+ * Exit: 0 all checks pass, 1 a check failed (or the driver did),
+ * 2 bad input (usage, launch description), 77 no CUDA device.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+
+/* ---- memory: one arena, freed at once ---- */
+
+typedef struct Blk Blk;
+struct Blk {
+	Blk *next;
+	size_t cap, used;
+	max_align_t data[];
+};
+
+static Blk *arena;
+
+static void *
+alloc(size_t n)
+{
+	const size_t a = sizeof(max_align_t), big = 1 << 20;
+	Blk *b;
+	void *p;
+
+	n = (n + a - 1) / a * a;
+	if (!arena || arena->cap - arena->used < n) {
+		b = malloc(sizeof *b + (n > big ? n : big));
+		if (!b) {
+			fprintf(stderr, "ptxpress verify: out of memory\n");
+			exit(1);
+		}
+		b->cap = n > big ? n : big;
+		b->used = 0;
+		/* a block for one big buffer goes behind the current one,
+		 * which keeps its free room for small things */
+		if (arena && n > big / 4) {
+			b->next = arena->next;
+			arena->next = b;
+		} else {
+			b->next = arena;
+			arena = b;
+		}
+		if (b != arena) {
+			b->used = n;
+			return b->data;
+		}
+	}
+	p = (char *)arena->data + arena->used;
+	arena->used += n;
+	return p;
+}
+
+static void
+freeall(void)
+{
+	Blk *b;
+
+	while ((b = arena)) {
+		arena = b->next;
+		free(b);
+	}
+}
+
+static char *
+strdupn(const char *s, size_t n)
+{
+	char *p = alloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+/* ---- element types ---- */
+
+static const struct {
+	const char *name;
+	size_t size;
+	int buf, scalar;	/* allowed as a buffer's / a scalar's type */
+} types[NType] = {
+	[Tf32] = { "f32", 4, 1, 1 },
+	[Tf16] = { "f16", 2, 1, 0 },
+	[Tbf16] = { "bf16", 2, 1, 0 },
+	[Ti32] = { "i32", 4, 1, 1 },
+	[Tu8] = { "u8", 1, 1, 0 },
+	[Tu32] = { "u32", 4, 0, 1 },
+	[Ti64] = { "i64", 8, 0, 1 },
+	[Tf64] = { "f64", 8, 0, 1 },
+};
+static const char *const fills[NFill] = { "randn", "uniform", "zeros",
+	"nan" };
+static const char *const roles[NRole] = { "in", "out", "inout" };
+
+size_t
+typesize(Type t)
+{
+	return types[t].size;
+}
+
+static int
+isfloat(Type t)
+{
+	return t == Tf32 || t == Tf16 || t == Tbf16 || t == Tf64;
+}
+
+/* Quiet NaNs with a payload arithmetic does not produce (integers: a
+ * byte pattern), so an element still equal to it was never written.
+ * 64-bit types repeat the word. */
+uint32_t
+poison(Type t)
+{
+	switch (t) {
+	case Tf32: return 0x7fcdead5u;
+	case Tf16: return 0x7e5a;
+	case Tbf16: return 0x7fda;
+	case Tu8: return 0x5a;
+	case Ti64: case Tf64: return 0x7ffdead5u;
+	default: return 0x5a5a5a5au;
+	}
+}
+
+static float
+fbits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t
+bitsf(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* float to IEEE half, round to nearest even */
+uint16_t
+f2h(float f)
+{
+	uint32_t x = bitsf(f), s = x >> 16 & 0x8000, ax = x & 0x7fffffff;
+	uint32_t h, rest;
+
+	if (ax > 0x7f800000)
+		return (uint16_t)(s | 0x7e00 | (ax >> 13 & 0x1ff));
+	if (ax >= 0x477ff000)	/* 65520 and up round to infinity */
+		return (uint16_t)(s | 0x7c00);
+	if (ax < 0x38800000)	/* below 2^-14: subnormal, exact scaling */
+		return (uint16_t)(s | (uint32_t)nearbyintf(fbits(ax) * 0x1p24f));
+	h = ((ax >> 23) - 112) << 10 | (ax >> 13 & 0x3ff);
+	rest = ax & 0x1fff;
+	if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)(s | h);
+}
+
+float
+h2f(uint16_t h)
+{
+	uint32_t s = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1f;
+	uint32_t m = h & 0x3ff;
+
+	if (e == 0)
+		return s ? -ldexpf((float)m, -24) : ldexpf((float)m, -24);
+	if (e == 31)
+		return fbits(s | 0x7f800000 | m << 13);
+	return fbits(s | (e + 112) << 23 | m << 13);
+}
+
+uint16_t
+f2bf(float f)
+{
+	uint32_t x = bitsf(f);
+
+	if ((x & 0x7fffffff) > 0x7f800000)
+		return (uint16_t)(x >> 16 | 0x40);
+	return (uint16_t)((x + 0x7fff + (x >> 16 & 1)) >> 16);
+}
+
+float
+bf2f(uint16_t b)
+{
+	return fbits((uint32_t)b << 16);
+}
+
+double
+loadf(Type t, const void *p, size_t i)
+{
+	switch (t) {
+	case Tf32: return ((const float *)p)[i];
+	case Tf16: return h2f(((const uint16_t *)p)[i]);
+	case Tbf16: return bf2f(((const uint16_t *)p)[i]);
+	case Ti32: return ((const int32_t *)p)[i];
+	case Tu8: return ((const uint8_t *)p)[i];
+	case Tu32: return ((const uint32_t *)p)[i];
+	case Ti64: return (double)((const int64_t *)p)[i];
+	case Tf64: return ((const double *)p)[i];
+	default: return 0;
+	}
+}
+
+void
+storef(Type t, void *p, size_t i, double x)
+{
+	switch (t) {
+	case Tf32: ((float *)p)[i] = (float)x; break;
+	case Tf16: ((uint16_t *)p)[i] = f2h((float)x); break;
+	case Tbf16: ((uint16_t *)p)[i] = f2bf((float)x); break;
+	case Ti32: ((int32_t *)p)[i] = (int32_t)lrint(x); break;
+	case Tu8:
+		((uint8_t *)p)[i] = (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
+		break;
+	case Tu32: ((uint32_t *)p)[i] = (uint32_t)llrint(x); break;
+	case Ti64: ((int64_t *)p)[i] = llrint(x); break;
+	case Tf64: ((double *)p)[i] = x; break;
+	default: break;
+	}
+}
+
+/* ---- launch descriptions (doc/launch.md) ----
+ * One directive a line, `key arg...`; `#` starts a comment.  A line is
+ * split into at most NTOK words, each remembered with its column, so
+ * that every error can point at the word it is about. */
+
+enum { NTOK = 12, NPARAM = 64 };
+
+typedef struct Loc {
+	const char *file, *line;	/* the line, not 0-terminated */
+	size_t len;
+	int lno;
+} Loc;
+
+typedef struct Lx {
+	Loc at;
+	int ntok;
+	const char *tok[NTOK];
+	int tlen[NTOK], col[NTOK];
+} Lx;
+
+static _Noreturn void
+errat(const Loc *at, int col, const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	fprintf(stderr, "%s:%d:%d: error: ", at->file, at->lno, col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%.*s\n", (int)at->len, at->line);
+	/* keep tabs so that the caret lines up under the column */
+	for (i = 0; i < col - 1 && (size_t)i < at->len; i++)
+		fputc(at->line[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+	exit(2);
+}
+
+/* error about word i; i == ntok: just past the last word */
+static _Noreturn void
+err(const Lx *x, int i, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int col;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (i < x->ntok)
+		col = x->col[i];
+	else if (x->ntok)
+		col = x->col[x->ntok - 1] + x->tlen[x->ntok - 1] + 1;
+	else
+		col = 1;
+	errat(&x->at, col, "%s", msg);
+}
+
+static void
+split(Lx *x)
+{
+	const char *p = x->at.line, *e = p + x->at.len;
+
+	x->ntok = 0;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p == e || *p == '#')
+			return;
+		if (x->ntok == NTOK)
+			errat(&x->at, (int)(p - x->at.line) + 1,
+			      "too many words on one line");
+		x->tok[x->ntok] = p;
+		x->col[x->ntok] = (int)(p - x->at.line) + 1;
+		while (p < e && *p != ' ' && *p != '\t' && *p != '\r'
+		       && *p != '#')
+			p++;
+		x->tlen[x->ntok] = (int)(p - x->tok[x->ntok]);
+		x->ntok++;
+	}
+}
+
+static int
+is(const Lx *x, int i, const char *s)
+{
+	return (size_t)x->tlen[i] == strlen(s)
+		&& memcmp(x->tok[i], s, strlen(s)) == 0;
+}
+
+static void
+nargs(const Lx *x, int lo, int hi)
+{
+	if (x->ntok - 1 < lo)
+		err(x, x->ntok, "'%.*s' needs %d argument%s", x->tlen[0],
+		    x->tok[0], lo, lo == 1 ? "" : "s");
+	if (x->ntok - 1 > hi)
+		err(x, hi + 1, "unexpected '%.*s' after the arguments",
+		    x->tlen[hi + 1], x->tok[hi + 1]);
+}
+
+/* decimal or 0x integer in [lo, hi] filling the whole of s[0..n) */
+static int
+intin(const char *s, int n, long long lo, long long hi, long long *v)
+{
+	char buf[64], *end;
+
+	if (n <= 0 || n >= (int)sizeof buf)
+		return 0;
+	memcpy(buf, s, (size_t)n);
+	buf[n] = 0;
+	errno = 0;
+	*v = strtoll(buf, &end, 0);
+	return *end == 0 && errno == 0 && *v >= lo && *v <= hi;
+}
+
+static long long
+num(const Lx *x, int i, long long lo, long long hi)
+{
+	long long v;
+
+	if (!intin(x->tok[i], x->tlen[i], lo, hi, &v))
+		err(x, i, "expected an integer in [%lld, %lld], not '%.*s'",
+		    lo, hi, x->tlen[i], x->tok[i]);
+	return v;
+}
+
+static int
+word(const Lx *x, int i, const char *const *names, int n, const char *what)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (names[k] && is(x, i, names[k]))
+			return k;
+	err(x, i, "unknown %s '%.*s'", what, x->tlen[i], x->tok[i]);
+}
+
+static Type
+typeword(const Lx *x, int i, int buf)
+{
+	int t;
+
+	for (t = 0; t < NType; t++)
+		if (is(x, i, types[t].name)) {
+			if (buf ? !types[t].buf : !types[t].scalar)
+				err(x, i, "type '%s' is not allowed for a %s",
+				    types[t].name, buf ? "buffer" : "scalar");
+			return (Type)t;
+		}
+	err(x, i, "unknown type '%.*s'", x->tlen[i], x->tok[i]);
+}
+
+static int
+find(const Launch *l, const char *s, int n)
+{
+	int i;
+
+	for (i = 0; i < l->nparam; i++)
+		if ((size_t)n == strlen(l->param[i].name)
+		    && memcmp(l->param[i].name, s, (size_t)n) == 0)
+			return i;
+	return -1;
+}
+
+static Param *
+newparam(Launch *l, const Lx *x)
+{
+	Param *p;
+	int k;
+
+	for (k = 0; k < x->tlen[1]; k++) {
+		char c = x->tok[1][k];
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		      || (k > 0 && c >= '0' && c <= '9')))
+			err(x, 1, "bad parameter name '%.*s'", x->tlen[1],
+			    x->tok[1]);
+	}
+	if (find(l, x->tok[1], x->tlen[1]) >= 0)
+		err(x, 1, "parameter '%.*s' declared twice", x->tlen[1],
+		    x->tok[1]);
+	if (l->nparam == NPARAM)
+		err(x, 0, "more than %d parameters", NPARAM);
+	p = &l->param[l->nparam++];
+	memset(p, 0, sizeof *p);
+	p->name = strdupn(x->tok[1], (size_t)x->tlen[1]);
+	p->line = x->at.lno;
+	return p;
+}
+
+/* SHAPE: dimensions joined by 'x', e.g. 16x4096x128 */
+static void
+shape(Param *p, const Lx *x, int i)
+{
+	const char *s = x->tok[i], *e = s + x->tlen[i], *q;
+	long long v;
+
+	p->rank = 0;
+	p->n = 1;
+	for (;;) {
+		for (q = s; q < e && *q != 'x'; q++)
+			;
+		if (p->rank == 4)
+			errat(&x->at, x->col[i] + (int)(s - x->tok[i]),
+			      "more than 4 dimensions");
+		if (!intin(s, (int)(q - s), 1, 1ll << 40, &v))
+			errat(&x->at, x->col[i] + (int)(s - x->tok[i]),
+			      "bad dimension '%.*s' in shape", (int)(q - s),
+			      s);
+		if (p->n > ((size_t)1 << 40) / (size_t)v)
+			err(x, i, "buffer of more than 2^40 elements");
+		p->shape[p->rank++] = (size_t)v;
+		p->n *= (size_t)v;
+		if (q == e)
+			return;
+		s = q + 1;
+	}
+}
+
+static void
+buffer(Launch *l, const Lx *x)
+{
+	Param *p;
+
+	nargs(x, 5, 5);
+	p = newparam(l, x);
+	p->kind = Pbuf;
+	p->type = typeword(x, 2, 1);
+	shape(p, x, 3);
+	p->fill = (Fill)word(x, 4, fills, NFill, "fill");
+	p->role = (Role)word(x, 5, roles, NRole, "role");
+	if (p->role == Rout && p->fill != Fnan)
+		err(x, 4, "an 'out' buffer is poisoned before every run: "
+		    "its fill must be 'nan'");
+	if (p->role != Rout && p->fill == Fnan && !isfloat(p->type))
+		err(x, 4, "fill 'nan' needs a floating-point type");
+}
+
+static void
+scalar(Launch *l, const Lx *x)
+{
+	Param *p;
+	char buf[64], *end;
+
+	nargs(x, 3, 3);
+	p = newparam(l, x);
+	p->kind = Pscalar;
+	p->type = typeword(x, 2, 0);
+	switch (p->type) {
+	case Tf32: case Tf64:
+		if (x->tlen[3] >= (int)sizeof buf)
+			err(x, 3, "number too long");
+		memcpy(buf, x->tok[3], (size_t)x->tlen[3]);
+		buf[x->tlen[3]] = 0;
+		p->val.f = strtod(buf, &end);
+		if (*end || end == buf)
+			err(x, 3, "expected a number, not '%s'", buf);
+		break;
+	case Ti32: p->val.i = num(x, 3, INT32_MIN, INT32_MAX); break;
+	case Tu32: p->val.i = num(x, 3, 0, UINT32_MAX); break;
+	default: p->val.i = num(x, 3, INT64_MIN, INT64_MAX); break;
+	}
+}
+
+static void
+dim3(unsigned *d, const Lx *x)
+{
+	int i;
+
+	nargs(x, 1, 3);
+	for (i = 0; i < 3; i++)
+		d[i] = i + 1 < x->ntok ? (unsigned)num(x, i + 1, 1,
+			i ? 65535 : 0x7fffffff) : 1;
+}
+
+/* where `reference` was, to check its names once all are declared */
+typedef struct Ref {
+	Lx x;
+	int seen;
+} Ref;
+
+static void
+reference(Launch *l, Ref *r, const Lx *x)
+{
+	nargs(x, 6, 6);
+	if (!is(x, 1, "attention"))
+		err(x, 1, "unknown reference '%.*s' (known: attention)",
+		    x->tlen[1], x->tok[1]);
+	if (r->seen)
+		err(x, 0, "second 'reference' line");
+	r->seen = 1;
+	r->x = *x;
+	l->ref = 1;
+}
+
+static int
+sameshape(const Param *a, const Param *b)
+{
+	int d;
+
+	if (a->rank != b->rank)
+		return 0;
+	for (d = 0; d < a->rank; d++)
+		if (a->shape[d] != b->shape[d])
+			return 0;
+	return 1;
+}
+
+/* q, k, v [heads, seq, D] or [seq, D]; o like q; scale a scalar */
+static void
+refcheck(Launch *l, const Ref *r)
+{
+	const Lx *x = &r->x;
+	int idx[5], i;
+	Param *p[5];
+
+	for (i = 0; i < 5; i++) {
+		idx[i] = find(l, x->tok[i + 2], x->tlen[i + 2]);
+		if (idx[i] < 0)
+			err(x, i + 2, "no parameter '%.*s'", x->tlen[i + 2],
+			    x->tok[i + 2]);
+		p[i] = &l->param[idx[i]];
+		if ((i < 4) != (p[i]->kind == Pbuf) || !isfloat(p[i]->type))
+			err(x, i + 2, "'%s' must be a floating-point %s",
+			    p[i]->name, i < 4 ? "buffer" : "scalar");
+		if (i < 4 && p[i]->rank != 2 && p[i]->rank != 3)
+			err(x, i + 2, "'%s' must have 2 or 3 dimensions",
+			    p[i]->name);
+		if (i < 3 && p[i]->role == Rout)
+			err(x, i + 2, "'%s' is an output", p[i]->name);
+	}
+	if (p[3]->role == Rin)
+		err(x, 5, "'%s' is not an output", p[3]->name);
+	if (!sameshape(p[1], p[2]))
+		err(x, 4, "'%s' and '%s' differ in shape", p[1]->name,
+		    p[2]->name);
+	if (!sameshape(p[0], p[3]))
+		err(x, 5, "'%s' and '%s' differ in shape", p[0]->name,
+		    p[3]->name);
+	/* keys may be more or fewer than queries; heads and D must agree */
+	if (p[0]->rank != p[1]->rank
+	    || p[0]->shape[p[0]->rank - 1] != p[1]->shape[p[1]->rank - 1]
+	    || (p[0]->rank == 3 && p[0]->shape[0] != p[1]->shape[0]))
+		err(x, 3, "'%s' does not match '%s' in heads or head dim",
+		    p[1]->name, p[0]->name);
+	l->rq = idx[0], l->rk = idx[1], l->rv = idx[2], l->ro = idx[3];
+	l->rscale = idx[4];
+}
+
+/* Parse a launch description; on a mistake, print it and exit 2. */
+void
+launchparse(Launch *l, const char *file, const char *text, size_t len)
+{
+	const char *p = text, *e = text + len, *nl;
+	Lx x = { .at = { .file = file } };
+	Loc top = { file, "", 0, 1 };
+	Ref r = { .seen = 0 };
+	int grid = 0, block = 0, shared = 0;
+
+	memset(l, 0, sizeof *l);
+	l->file = strdupn(file, strlen(file));
+	l->param = alloc(NPARAM * sizeof *l->param);
+	for (; p < e; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(e - p))))
+			nl = e;
+		x.at.line = p;
+		x.at.len = (size_t)(nl - p);
+		x.at.lno++;
+		if (memchr(p, 0, x.at.len))
+			errat(&x.at, 1, "NUL byte in a launch description");
+		split(&x);
+		if (x.ntok == 0)
+			continue;
+		if (is(&x, 0, "kernel")) {
+			nargs(&x, 1, 1);
+			if (l->kernel)
+				err(&x, 0, "second 'kernel' line");
+			l->kernel = strdupn(x.tok[1], (size_t)x.tlen[1]);
+		} else if (is(&x, 0, "grid")) {
+			if (grid++)
+				err(&x, 0, "second 'grid' line");
+			dim3(l->grid, &x);
+		} else if (is(&x, 0, "block")) {
+			if (block++)
+				err(&x, 0, "second 'block' line");
+			dim3(l->block, &x);
+		} else if (is(&x, 0, "shared")) {
+			nargs(&x, 1, 1);
+			if (shared++)
+				err(&x, 0, "second 'shared' line");
+			l->shared = (unsigned)num(&x, 1, 0, 1 << 30);
+		} else if (is(&x, 0, "buffer")) {
+			buffer(l, &x);
+		} else if (is(&x, 0, "scalar")) {
+			scalar(l, &x);
+		} else if (is(&x, 0, "reference")) {
+			reference(l, &r, &x);
+		} else {
+			err(&x, 0, "unknown directive '%.*s' (known: kernel, "
+			    "grid, block, shared, buffer, scalar, reference)",
+			    x.tlen[0], x.tok[0]);
+		}
+		if (nl == e)
+			break;
+	}
+	if (!l->kernel)
+		errat(&top, 1, "no 'kernel' line");
+	if (!grid || !block)
+		errat(&top, 1, "no '%s' line", grid ? "block" : "grid");
+	if (r.seen)
+		refcheck(l, &r);
+}
+
+/* Print l in the syntax launchparse reads. */
+void
+launchprint(FILE *f, const Launch *l)
+{
+	int i, d;
+
+	fprintf(f, "kernel %s\ngrid %u %u %u\nblock %u %u %u\nshared %u\n",
+		l->kernel, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+		l->block[1], l->block[2], l->shared);
+	for (i = 0; i < l->nparam; i++) {
+		const Param *p = &l->param[i];
+		if (p->kind == Pscalar) {
+			fprintf(f, "scalar %s %s ", p->name,
+				types[p->type].name);
+			if (p->type == Tf32)
+				fprintf(f, "%.9g\n", p->val.f);
+			else if (p->type == Tf64)
+				fprintf(f, "%.17g\n", p->val.f);
+			else
+				fprintf(f, "%lld\n", (long long)p->val.i);
+			continue;
+		}
+		fprintf(f, "buffer %s %s ", p->name, types[p->type].name);
+		for (d = 0; d < p->rank; d++)
+			fprintf(f, "%s%zu", d ? "x" : "", p->shape[d]);
+		fprintf(f, " %s %s\n", fills[p->fill], roles[p->role]);
+	}
+	if (l->ref)
+		fprintf(f, "reference attention %s %s %s %s %s\n",
+			l->param[l->rq].name, l->param[l->rk].name,
+			l->param[l->rv].name, l->param[l->ro].name,
+			l->param[l->rscale].name);
+}
