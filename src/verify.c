@@ -681,3 +681,713 @@ launchprint(FILE *f, const Launch *l)
 			l->param[l->rv].name, l->param[l->ro].name,
 			l->param[l->rscale].name);
 }
+
+/* ---- inputs: seeded, the same for both PTX files ---- */
+
+static uint64_t
+mix(uint64_t *s)	/* splitmix64 */
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebull;
+	return z ^ z >> 31;
+}
+
+static double
+unit(uint64_t *s)	/* uniform in (0, 1) */
+{
+	return ((double)(mix(s) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* Parameter i's data depends on the seed and i alone, not on the other
+ * buffers.  Integer randn is round(64 N(0,1)), uniform [0, 256). */
+static void
+fill(const Param *p, void *h, uint64_t seed, int i)
+{
+	uint64_t s = seed * 0x2545f4914f6cdd1dull + (uint64_t)i;
+	size_t k;
+	double a, b;
+
+	for (k = 0; k < p->n; k++) {
+		switch (p->fill) {
+		case Frandn:	/* Box-Muller, one of the pair */
+			a = unit(&s), b = unit(&s);
+			a = sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+			storef(p->type, h, k, isfloat(p->type) ? a : 64 * a);
+			break;
+		case Funiform:
+			a = unit(&s);
+			storef(p->type, h, k,
+			       isfloat(p->type) ? 2 * a - 1 : floor(256 * a));
+			break;
+		case Fzeros:
+			storef(p->type, h, k, 0);
+			break;
+		case Fnan:
+			storef(p->type, h, k, NAN);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- reference attention, float64 ----
+ * One query row: o = sum_j 2^(scale q.k_j - m) v_j / sum_j 2^(...),
+ * m the row's max; scale is in the log2 domain, as the kernels take
+ * it.  s holds seq doubles of scratch. */
+void
+refrow(double *out, double *s, const Type t[3], const void *q,
+	const void *k, const void *v, size_t seq, size_t d, size_t qrow,
+	size_t kvbase, double scale)
+{
+	double m = -INFINITY, l = 0, dot;
+	size_t j, c;
+
+	for (j = 0; j < seq; j++) {
+		dot = 0;
+		for (c = 0; c < d; c++)
+			dot += loadf(t[0], q, qrow * d + c)
+				* loadf(t[1], k, (kvbase + j) * d + c);
+		s[j] = scale * dot;
+		if (s[j] > m)
+			m = s[j];
+	}
+	for (c = 0; c < d; c++)
+		out[c] = 0;
+	for (j = 0; j < seq; j++) {
+		double p = exp2(s[j] - m);
+		l += p;
+		for (c = 0; c < d; c++)
+			out[c] += p * loadf(t[2], v, (kvbase + j) * d + c);
+	}
+	for (c = 0; c < d; c++)
+		out[c] /= l;
+}
+
+/* Bound on ||out - ref|| / ||ref|| by the narrowest float among q, k,
+ * v, o: bf16 keeps 8 significant bits (P and O are rounded to it, an
+ * error of about 2^-9 rms each), f16 11; f32 leaves room for tf32. */
+static double
+reflimit(const Launch *l)
+{
+	int i, idx[4] = { l->rq, l->rk, l->rv, l->ro };
+	double lim = 1e-3;
+
+	for (i = 0; i < 4; i++) {
+		Type t = l->param[idx[i]].type;
+		if (t == Tbf16)
+			lim = 1e-2;
+		else if (t == Tf16 && lim < 2e-3)
+			lim = 2e-3;
+	}
+	return lim;
+}
+
+typedef struct Err {
+	double num, den, maxabs;
+} Err;
+
+/* Compare nrow evenly spread query rows (first and last included) of
+ * both results with the reference. */
+static void
+refcompare(const Launch *l, void *const host[], void *const res[2],
+	size_t nrow, Err e[2])
+{
+	const Param *q = &l->param[l->rq], *k = &l->param[l->rk];
+	const Param *o = &l->param[l->ro];
+	const Type t[3] = { q->type, k->type, l->param[l->rv].type };
+	size_t d = q->shape[q->rank - 1], sq = q->shape[q->rank - 2];
+	size_t sk = k->shape[k->rank - 2], rows = q->n / d, i, c, r;
+	double *ref = alloc(d * sizeof *ref), *s = alloc(sk * sizeof *s);
+	double scale = l->param[l->rscale].val.f;
+	int m;
+
+	memset(e, 0, 2 * sizeof *e);
+	if (nrow > rows)
+		nrow = rows;
+	for (i = 0; i < nrow; i++) {
+		r = nrow > 1 ? i * (rows - 1) / (nrow - 1) : 0;
+		refrow(ref, s, t, host[l->rq], host[l->rk], host[l->rv], sk,
+		       d, r, r / sq * sk, scale);
+		for (m = 0; m < 2; m++)
+			for (c = 0; c < d; c++) {
+				double x = loadf(o->type, res[m], r * d + c);
+				double a = fabs(x - ref[c]);
+				e[m].num += (x - ref[c]) * (x - ref[c]);
+				e[m].den += ref[c] * ref[c];
+				if (isnan(a) || a > e[m].maxabs)
+					e[m].maxabs = a;	/* NaN sticks */
+			}
+	}
+}
+
+/* ---- the command ---- */
+
+typedef struct Opt {
+	const char *path[3];	/* ORIG.ptx NEW.ptx LAUNCH */
+	int runs, warmup, json, check;
+	uint64_t seed;
+	long long refrows;
+} Opt;
+
+typedef struct Side {
+	const char *path;
+	char *ptx;
+	Cufn f;
+	float *ms;
+	double med, min;
+} Side;
+
+typedef struct Out {
+	int p;			/* parameter index */
+	void *res[2];		/* first run's result, orig and new */
+	size_t unwritten[2], nonfinite[2], diff, first;
+	int stable[2];
+} Out;
+
+typedef union Arg {
+	uint64_t d;
+	float f;
+	double g;
+	int32_t i;
+	uint32_t u;
+	int64_t l;
+} Arg;
+
+typedef struct Run {
+	const Opt *o;
+	const Launch *l;
+	Side s[2];
+	void **host;
+	uint64_t *dev;
+	void **args;
+	Out out[NPARAM];
+	int nout;
+	char dev_name[128];
+	int cc, drv;
+	int ref;
+	size_t refrows;
+	Err err[2];
+	double limit;
+} Run;
+
+static const char usage[] =
+	"usage: ptxpress verify ORIG.ptx NEW.ptx LAUNCH [--runs N] "
+	"[--warmup N]\n"
+	"                       [--seed S] [--ref-rows N] [--json]\n"
+	"       ptxpress verify --check LAUNCH\n"
+	"Runs LAUNCH's kernel from both PTX files on the same random inputs"
+	";\nchecks that outputs are fully written, bit-identical, stable, "
+	"and\nwithin bounds of the CPU reference; times both.  Exit 0 pass, "
+	"1 fail,\n2 bad input, 77 no CUDA device.  Format: doc/launch.md\n";
+
+static _Noreturn void
+badusage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ptxpress verify: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	exit(2);
+}
+
+static long long
+optnum(int argc, char **argv, int *i, long long lo, long long hi)
+{
+	long long v;
+
+	if (*i + 1 >= argc)
+		badusage("%s needs a number", argv[*i]);
+	++*i;
+	if (!intin(argv[*i], (int)strlen(argv[*i]), lo, hi, &v))
+		badusage("bad number '%s'", argv[*i]);
+	return v;
+}
+
+/* argv[0] is the command's own name */
+static void
+opts(Opt *o, int argc, char **argv)
+{
+	int i, n = 0;
+
+	*o = (Opt){ .runs = 20, .warmup = 5, .seed = 1, .refrows = 256 };
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "--runs")) {
+			o->runs = (int)optnum(argc, argv, &i, 1, 100000);
+		} else if (!strcmp(a, "--warmup")) {
+			o->warmup = (int)optnum(argc, argv, &i, 0, 100000);
+		} else if (!strcmp(a, "--seed")) {
+			o->seed = (uint64_t)optnum(argc, argv, &i, 0,
+				INT64_MAX);
+		} else if (!strcmp(a, "--ref-rows")) {
+			o->refrows = optnum(argc, argv, &i, 1, 1 << 24);
+		} else if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--check")) {
+			o->check = 1;
+		} else if (a[0] == '-' && a[1]) {
+			badusage("unknown option '%s'", a);
+		} else if (n == 3) {
+			badusage("unexpected argument '%s'", a);
+		} else {
+			o->path[n++] = a;
+		}
+	}
+	if (o->check && n == 1) {
+		o->path[2] = o->path[0];
+		return;
+	}
+	if (o->check || n != 3)
+		badusage("%s", o->check ? "--check takes one LAUNCH file"
+			 : "needs ORIG.ptx NEW.ptx LAUNCH");
+}
+
+static char *
+readfile(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, k;
+	char *buf, *nb;
+
+	if (!f) {
+		fprintf(stderr, "ptxpress verify: cannot read %s: %s\n", path,
+			strerror(errno));
+		exit(2);
+	}
+	buf = alloc(cap + 1);
+	while ((k = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap) {
+			nb = alloc(2 * cap + 1);
+			memcpy(nb, buf, n);
+			buf = nb, cap *= 2;
+		}
+	}
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* device buffers, host inputs and the argument array */
+static void
+setup(Run *r)
+{
+	const Launch *l = r->l;
+	Arg *store = alloc((size_t)(l->nparam + 1) * sizeof *store);
+	int i;
+
+	r->host = alloc((size_t)(l->nparam + 1) * sizeof *r->host);
+	r->dev = alloc((size_t)(l->nparam + 1) * sizeof *r->dev);
+	r->args = alloc((size_t)(l->nparam + 1) * sizeof *r->args);
+	for (i = 0; i < l->nparam; i++) {
+		const Param *p = &l->param[i];
+		r->host[i] = 0;
+		r->args[i] = &store[i];
+		if (p->kind == Pscalar) {
+			switch (p->type) {
+			case Tf32: store[i].f = (float)p->val.f; break;
+			case Tf64: store[i].g = p->val.f; break;
+			case Ti32: store[i].i = (int32_t)p->val.i; break;
+			case Tu32: store[i].u = (uint32_t)p->val.i; break;
+			default: store[i].l = p->val.i; break;
+			}
+			continue;
+		}
+		r->dev[i] = store[i].d = cualloc(p->n * typesize(p->type));
+		if (p->role != Rout) {
+			r->host[i] = alloc(p->n * typesize(p->type));
+			fill(p, r->host[i], r->o->seed, i);
+		}
+		if (p->role != Rin) {
+			Out *o = &r->out[r->nout++];
+			memset(o, 0, sizeof *o);
+			o->p = i;
+		}
+	}
+}
+
+/* inputs afresh (a kernel may write what it should only read), outputs
+ * poisoned */
+static void
+prepare(Run *r, int inputs)
+{
+	int i;
+
+	for (i = 0; i < r->l->nparam; i++) {
+		const Param *p = &r->l->param[i];
+		if (p->kind != Pbuf)
+			continue;
+		if (p->role == Rout)
+			cupoison(r->dev[i], p->type, p->n);
+		else if (inputs || p->role == Rinout)
+			cuput(r->dev[i], r->host[i], p->n * typesize(p->type));
+	}
+}
+
+static void *
+fetch(Run *r, const Out *o)
+{
+	const Param *p = &r->l->param[o->p];
+	void *h = alloc(p->n * typesize(p->type));
+
+	cuget(h, r->dev[o->p], p->n * typesize(p->type));
+	return h;
+}
+
+static void
+load(Run *r, Side *s)
+{
+	static char log[1 << 14];
+
+	if (cuload(&s->f, s->ptx, r->l->kernel, r->l->shared, log,
+		   sizeof log)) {
+		fprintf(stderr, "ptxpress verify: %s: kernel '%s' does not "
+			"load:\n%s\n", s->path, r->l->kernel, log);
+		exit(1);
+	}
+}
+
+static int
+cmpf(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Warm-up and timed runs alternate between the two sides, so that a
+ * change of clock or temperature falls on both alike. */
+static void
+timeboth(Run *r)
+{
+	int k, m, n = r->o->warmup + r->o->runs;
+	float *tmp = alloc((size_t)r->o->runs * sizeof *tmp);
+
+	for (m = 0; m < 2; m++)
+		r->s[m].ms = alloc((size_t)r->o->runs * sizeof(float));
+	for (k = 0; k < n; k++)
+		for (m = 0; m < 2; m++) {
+			float ms;
+			int j;
+			prepare(r, 0);
+			ms = culaunch(&r->s[m].f, r->l, r->args, 1);
+			if (k >= r->o->warmup)
+				r->s[m].ms[k - r->o->warmup] = ms;
+			if (k < n - 1)
+				continue;
+			/* the last run must repeat the first bit for bit */
+			for (j = 0; j < r->nout; j++) {
+				Out *o = &r->out[j];
+				const Param *p = &r->l->param[o->p];
+				o->stable[m] = !memcmp(fetch(r, o), o->res[m],
+					p->n * typesize(p->type));
+			}
+		}
+	for (m = 0; m < 2; m++) {
+		memcpy(tmp, r->s[m].ms, (size_t)r->o->runs * sizeof *tmp);
+		qsort(tmp, (size_t)r->o->runs, sizeof *tmp, cmpf);
+		r->s[m].min = tmp[0];
+		r->s[m].med = r->o->runs % 2 ? tmp[r->o->runs / 2]
+			: (tmp[r->o->runs / 2 - 1] + tmp[r->o->runs / 2]) / 2;
+	}
+}
+
+static void
+inspect(Run *r, Out *o)
+{
+	const Param *p = &r->l->param[o->p];
+	size_t w = typesize(p->type), i;
+	uint32_t pw = poison(p->type);
+	unsigned char pat[8];
+	int m;
+
+	/* little-endian, as both host and GPU are */
+	memcpy(pat, &pw, 4);
+	memcpy(pat + 4, &pw, 4);
+	o->first = (size_t)-1;
+	for (i = 0; i < p->n; i++) {
+		const unsigned char *a = (unsigned char *)o->res[0] + i * w;
+		const unsigned char *b = (unsigned char *)o->res[1] + i * w;
+		for (m = 0; m < 2; m++) {
+			const unsigned char *e = m ? b : a;
+			/* inout buffers start from their fill, unpoisoned */
+			if (p->role == Rout && !memcmp(e, pat, w))
+				o->unwritten[m]++;
+			else if (isfloat(p->type)
+				 && !isfinite(loadf(p->type, e, 0)))
+				o->nonfinite[m]++;
+		}
+		if (memcmp(a, b, w) && o->diff++ == 0)
+			o->first = i;
+	}
+}
+
+static int
+outok(const Out *o, int m)
+{
+	return !o->unwritten[m] && o->stable[m];
+}
+
+static double
+relerr(const Err *e)
+{
+	return e->den > 0 ? sqrt(e->num / e->den) : e->num == 0 ? 0 : NAN;
+}
+
+static int
+refok(const Run *r, int m)
+{
+	return !r->ref || relerr(&r->err[m]) <= r->limit;
+}
+
+static int
+passed(const Run *r)
+{
+	int j;
+
+	for (j = 0; j < r->nout; j++)
+		if (!outok(&r->out[j], 0) || !outok(&r->out[j], 1)
+		    || r->out[j].diff)
+			return 0;
+	return refok(r, 0) && refok(r, 1);
+}
+
+static void
+spill(char *buf, size_t n, const Cufn *f)
+{
+	if (f->spst < 0)
+		snprintf(buf, n, "?/?");
+	else
+		snprintf(buf, n, "%d/%d", f->spst, f->spld);
+}
+
+static void
+table(const Run *r)
+{
+	const Launch *l = r->l;
+	static const char *const side[2] = { "orig", "new" };
+	char sp[32];
+	int m, j, d;
+
+	printf("ptxpress verify: %s on %s (sm_%d, driver %d.%d)\n",
+	       l->kernel, r->dev_name, r->cc, r->drv / 1000,
+	       r->drv % 1000 / 10);
+	printf("grid %ux%ux%u  block %ux%ux%u  shared %u B  runs %d "
+	       "(warm-up %d)  seed %llu\n\n", l->grid[0], l->grid[1],
+	       l->grid[2], l->block[0], l->block[1], l->block[2], l->shared,
+	       r->o->runs, r->o->warmup, (unsigned long long)r->o->seed);
+	printf("        regs  local  spill st/ld  median ms     min ms"
+	       "  ref rel-l2  file\n");
+	for (m = 0; m < 2; m++) {
+		const Side *s = &r->s[m];
+		spill(sp, sizeof sp, &s->f);
+		printf("%-6s %5d %6d %12s %10.4f %10.4f", side[m], s->f.regs,
+		       s->f.local, sp, s->med, s->min);
+		if (r->ref)
+			printf("  %10.3e", relerr(&r->err[m]));
+		else
+			printf("  %10s", "-");
+		printf("  %s\n", s->path);
+	}
+	printf("\n");
+	for (j = 0; j < r->nout; j++) {
+		const Out *o = &r->out[j];
+		const Param *p = &l->param[o->p];
+		printf("output %s %s ", p->name, types[p->type].name);
+		for (d = 0; d < p->rank; d++)
+			printf("%s%zu", d ? "x" : "", p->shape[d]);
+		printf(": unwritten %zu/%zu, non-finite %zu/%zu, stable %s/%s;"
+		       " ", o->unwritten[0], o->unwritten[1], o->nonfinite[0],
+		       o->nonfinite[1], o->stable[0] ? "yes" : "NO",
+		       o->stable[1] ? "yes" : "NO");
+		if (o->diff)
+			printf("%zu of %zu elements DIFFER (first at %zu)\n",
+			       o->diff, p->n, o->first);
+		else
+			printf("bit-identical\n");
+	}
+	if (r->ref)
+		printf("reference attention: %zu rows, limit %.1e: orig %s "
+		       "(max abs %.3g), new %s (max abs %.3g)\n", r->refrows,
+		       r->limit, refok(r, 0) ? "ok" : "FAIL",
+		       r->err[0].maxabs, refok(r, 1) ? "ok" : "FAIL",
+		       r->err[1].maxabs);
+	printf("time new/orig: %.4f\n%s\n", r->s[1].med / r->s[0].med,
+	       passed(r) ? "PASS" : "FAIL");
+}
+
+static void
+jstr(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* JSON has no NaN: a non-finite number is written as null */
+static void
+jnum(double x)
+{
+	if (isfinite(x))
+		printf("%.6g", x);
+	else
+		printf("null");
+}
+
+static void
+jside(const Run *r, int m)
+{
+	const Side *s = &r->s[m];
+	int k;
+
+	printf("{\"ptx\": ");
+	jstr(s->path);
+	printf(", \"regs\": %d, \"local_bytes\": %d, ", s->f.regs,
+	       s->f.local);
+	if (s->f.spst < 0)
+		printf("\"spill_stores\": null, \"spill_loads\": null, ");
+	else
+		printf("\"spill_stores\": %d, \"spill_loads\": %d, ",
+		       s->f.spst, s->f.spld);
+	printf("\"median_ms\": ");
+	jnum(s->med);
+	printf(", \"min_ms\": ");
+	jnum(s->min);
+	if (r->ref) {
+		printf(", \"ref_rel_l2\": ");
+		jnum(relerr(&r->err[m]));
+		printf(", \"ref_max_abs\": ");
+		jnum(r->err[m].maxabs);
+		printf(", \"ref_ok\": %s", refok(r, m) ? "true" : "false");
+	}
+	printf(", \"times_ms\": [");
+	for (k = 0; k < r->o->runs; k++)
+		printf("%s%.5g", k ? ", " : "", s->ms[k]);
+	printf("]}");
+}
+
+static void
+json(const Run *r)
+{
+	const Launch *l = r->l;
+	int j;
+
+	printf("{\"kernel\": ");
+	jstr(l->kernel);
+	printf(", \"launch\": ");
+	jstr(l->file);
+	printf(", \"device\": ");
+	jstr(r->dev_name);
+	printf(", \"sm\": %d, \"driver\": %d, \"runs\": %d, \"warmup\": %d, "
+	       "\"seed\": %llu,\n \"orig\": ", r->cc, r->drv, r->o->runs,
+	       r->o->warmup, (unsigned long long)r->o->seed);
+	jside(r, 0);
+	printf(",\n \"new\": ");
+	jside(r, 1);
+	printf(",\n \"outputs\": [");
+	for (j = 0; j < r->nout; j++) {
+		const Out *o = &r->out[j];
+		printf("%s{\"name\": ", j ? ", " : "");
+		jstr(l->param[o->p].name);
+		printf(", \"elements\": %zu, \"unwritten\": [%zu, %zu], "
+		       "\"nonfinite\": [%zu, %zu], \"stable\": [%s, %s], "
+		       "\"differ\": %zu}", l->param[o->p].n, o->unwritten[0],
+		       o->unwritten[1], o->nonfinite[0], o->nonfinite[1],
+		       o->stable[0] ? "true" : "false",
+		       o->stable[1] ? "true" : "false", o->diff);
+	}
+	printf("],\n \"reference\": ");
+	if (r->ref)
+		printf("{\"rows\": %zu, \"limit\": %g}", r->refrows, r->limit);
+	else
+		printf("null");
+	printf(", \"time_ratio\": ");
+	jnum(r->s[1].med / r->s[0].med);
+	printf(", \"pass\": %s}\n", passed(r) ? "true" : "false");
+}
+
+static int
+run(Run *r)
+{
+	int m, j;
+
+	cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
+	setup(r);
+	for (m = 0; m < 2; m++)
+		load(r, &r->s[m]);
+	for (m = 0; m < 2; m++) {
+		prepare(r, 1);
+		culaunch(&r->s[m].f, r->l, r->args, 0);
+		for (j = 0; j < r->nout; j++)
+			r->out[j].res[m] = fetch(r, &r->out[j]);
+	}
+	timeboth(r);
+	for (j = 0; j < r->nout; j++)
+		inspect(r, &r->out[j]);
+	if ((r->ref = r->l->ref)) {
+		r->refrows = (size_t)r->o->refrows;
+		r->limit = reflimit(r->l);
+		for (j = 0; j < r->nout; j++)
+			if (r->out[j].p == r->l->ro)
+				break;
+		/* launchparse made sure o is an out or inout buffer */
+		refcompare(r->l, r->host, r->out[j].res, r->refrows, r->err);
+	}
+	if (r->o->json)
+		json(r);
+	else
+		table(r);
+	for (m = 0; m < 2; m++)
+		cuunload(&r->s[m].f);
+	return passed(r) ? 0 : 1;
+}
+
+int
+cmdverify(int argc, char **argv)
+{
+	Opt o;
+	Launch l;
+	Run *r;
+	char *text, why[512];
+	size_t n;
+	int m, rc;
+
+	opts(&o, argc, argv);
+	text = readfile(o.path[2], &n);
+	launchparse(&l, o.path[2], text, n);
+	if (o.check) {
+		launchprint(stdout, &l);
+		freeall();
+		return 0;
+	}
+	r = alloc(sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->o = &o;
+	r->l = &l;
+	for (m = 0; m < 2; m++) {
+		r->s[m].path = o.path[m];
+		r->s[m].ptx = readfile(o.path[m], &n);
+	}
+	if (cuopen(why, sizeof why)) {
+		fprintf(stderr, "ptxpress verify: no CUDA device (%s); "
+			"skipped\n", why);
+		freeall();
+		return VSkip;
+	}
+	rc = run(r);
+	freeall();
+	return rc;
+}

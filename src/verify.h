@@ -66,9 +66,9 @@ uint16_t f2h(float);
 float h2f(uint16_t);
 uint16_t f2bf(float);
 float bf2f(uint16_t);
-void refrow(double *out, const Type t[3], const void *q, const void *k,
-	const void *v, size_t seq, size_t d, size_t qrow, size_t kvbase,
-	double scale);
+void refrow(double *out, double *scratch, const Type t[3], const void *q,
+	const void *k, const void *v, size_t seq, size_t d, size_t qrow,
+	size_t kvbase, double scale);
 
 /* cudrv.c */
 int cuopen(char *why, size_t n);
