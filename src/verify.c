@@ -1352,6 +1352,9 @@ run(Run *r)
 		table(r);
 	for (m = 0; m < 2; m++)
 		cuunload(&r->s[m].f);
+	for (j = 0; j < r->l->nparam; j++)
+		if (r->l->param[j].kind == Pbuf)
+			cufree(r->dev[j]);
 	return passed(r) ? 0 : 1;
 }
 

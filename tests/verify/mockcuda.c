@@ -27,12 +27,13 @@ typedef struct Fn {
 	char name[256];
 } Fn;
 
-static int nmod;
+static int nmod, nfn;
+static Fn fns[64];
 
 int cuInit(unsigned f) { (void)f; return 0; }
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 int cuDeviceGet(int *d, int i) { *d = i; return 0; }
-int cuDevicePrimaryCtxRetain(void **c, int d) { *c = &nmod; (void)d; return 0; }
+int cuDevicePrimaryCtxRetain(void **c, int d) { *c = &nmod; return d; }
 int cuCtxSetCurrent(void *c) { (void)c; return 0; }
 int cuCtxSynchronize(void) { return 0; }
 int cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a, (void)v; return 0; }
@@ -110,7 +111,10 @@ cuModuleGetFunction(void **f, void *m, const char *name)
 	snprintf(key, sizeof key, ".entry %s(", name);
 	if (!strstr(((Mod *)m)->ptx, key))
 		return 500;
-	fn = malloc(sizeof *fn);
+	/* a function lives as long as the process, as in the driver */
+	if (nfn == sizeof fns / sizeof *fns)
+		return 2;
+	fn = &fns[nfn++];
 	fn->mod = m;
 	snprintf(fn->name, sizeof fn->name, "%s", name);
 	*f = fn;

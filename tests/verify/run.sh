@@ -20,7 +20,8 @@ trap 'rm -f "$out" "$out.2" "$out.3"' EXIT
 field() { sed -n "s/^# $1: //p" "$t"; }
 args=$(field RUN)
 [ -n "$args" ] || args='--check %s'
-args=$(printf '%s\n' "$args" | sed "s|%ptx|$top/corpus/fmha_sm90a.ptx|g; s|%s|$t|g")
+ptx=$top/corpus/fmha_sm90a.ptx
+args=$(printf '%s\n' "$args" | sed "s|%ptx|$ptx|g; s|%s|$t|g")
 want=$(field EXIT)
 [ -n "$want" ] || want=0
 
