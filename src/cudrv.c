@@ -6,7 +6,8 @@
  * are declared here with the driver's ABI (handles are pointers, device
  * pointers 64-bit, results int) so that no CUDA header is needed.
  * PTXPRESS_LIBCUDA names another library (tests use it to force the
- * skip path on a machine that has a GPU).
+ * skip path on a machine that has a GPU); PTXPRESS_JITLOG=1 prints the
+ * JIT's info log.
  *
  * Every call after cuopen() is checked; a failure is fatal (exit 1):
  * once a kernel has faulted the context is gone and nothing after it
@@ -185,8 +186,11 @@ spills(Cufn *f, const char *log, const char *kernel)
 	snprintf(key, sizeof key, "Function properties for %s\n", kernel);
 	if (!(p = strstr(log, key)))
 		return;
-	p += strlen(key);
-	if (sscanf(p, " %*d bytes stack frame, %d bytes spill stores, "
+	/* the numbers' line may begin with blanks (ptxas -v) or with a
+	 * "ptxas  ." prefix: start at its first digit */
+	for (p += strlen(key); *p && *p != '\n' && (*p < '0' || *p > '9');)
+		p++;
+	if (sscanf(p, "%*d bytes stack frame, %d bytes spill stores, "
 		   "%d bytes spill loads", &f->spst, &f->spld) != 2)
 		f->spst = f->spld = -1;
 }
@@ -224,6 +228,8 @@ cuload(Cufn *f, const char *ptx, const char *kernel, unsigned shared,
 	if (shared > 48 * 1024)
 		CK(fnsetattr(f->fn, FnMaxDynShared, (int)shared));
 	spills(f, info, kernel);
+	if (getenv("PTXPRESS_JITLOG"))
+		fprintf(stderr, "--- JIT log for %s:\n%s\n---\n", kernel, info);
 	return 0;
 }
 

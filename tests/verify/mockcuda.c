@@ -37,7 +37,7 @@ int cuDeviceGet(int *d, int i) { *d = i; return 0; }
 int cuDevicePrimaryCtxRetain(void **c, int d) { *c = &nmod; return d; }
 int cuCtxSetCurrent(void *c) { (void)c; return 0; }
 int cuCtxSynchronize(void) { return 0; }
-int cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a, (void)v; return 0; }
+int cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a; return !v; }
 int cuEventCreate(void **e, unsigned f) { *e = &nmod; (void)f; return 0; }
 int cuEventRecord(void *e, void *s) { (void)e, (void)s; return 0; }
 int cuEventSynchronize(void *e) { (void)e; return 0; }
@@ -73,7 +73,8 @@ cuGetErrorName(int r, const char **s)
 	return 0;
 }
 
-/* Log each entry as ptxas -v would, with a made-up 8-byte spill. */
+/* Log each entry as a JIT might (ptxas -v's lines, with a prefix on
+ * the numbers), with a made-up 8-byte spill. */
 int
 cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *opt,
 	void **val)
@@ -95,8 +96,8 @@ cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *opt,
 		int k = (int)strcspn(p + 7, "( \n");
 		len += (size_t)snprintf(info + len, cap - len,
 			"ptxas info    : Function properties for %.*s\n"
-			"    0 bytes stack frame, 8 bytes spill stores, "
-			"8 bytes spill loads\n", k, p + 7);
+			"ptxas         .     8 bytes stack frame, 8 bytes "
+			"spill stores, 8 bytes spill loads\n", k, p + 7);
 		if (len >= cap)
 			break;
 	}
