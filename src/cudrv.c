@@ -177,7 +177,7 @@ cudevice(char *name, size_t n, int *cc, int *drv)
  * "Function properties for K" then "N bytes spill stores, M bytes
  * spill loads".  A cached JIT result comes with no log: -1. */
 static void
-spills(Cufn *f, const char *log, const char *kernel)
+spills(Vfn *f, const char *log, const char *kernel)
 {
 	char key[512];
 	const char *p;
@@ -198,7 +198,7 @@ spills(Cufn *f, const char *log, const char *kernel)
 /* Load PTX text and find kernel in it.  Returns 0, or -1 with the JIT's
  * error log in log. */
 int
-cuload(Cufn *f, const char *ptx, const char *kernel, unsigned shared,
+cuload(Vfn *f, const char *ptx, const char *kernel, unsigned shared,
 	char *log, size_t n)
 {
 	static char info[1 << 16];
@@ -234,7 +234,7 @@ cuload(Cufn *f, const char *ptx, const char *kernel, unsigned shared,
 }
 
 void
-cuunload(Cufn *f)
+cuunload(Vfn *f)
 {
 	if (f->mod)
 		CK(modunload(f->mod));
@@ -268,24 +268,24 @@ cuget(void *h, uint64_t d, size_t n)
 	CK(dtoh(h, d, n));
 }
 
-/* Fill with the poison word of type t (verify.c's poison()). */
+/* Vfill with the poison word of type t (verify.c's vpoison()). */
 void
-cupoison(uint64_t d, Type t, size_t n)
+cupoison(uint64_t d, Vtype t, size_t n)
 {
-	uint32_t w = poison(t);
+	uint32_t w = vpoison(t);
 
-	switch (typesize(t)) {
+	switch (vtypesize(t)) {
 	case 1: CK(set8(d, (unsigned char)w, n)); break;
 	case 2: CK(set16(d, (unsigned short)w, n)); break;
 	case 4: CK(set32(d, w, n)); break;
-	default: CK(set32(d, w, n * (typesize(t) / 4))); break;
+	default: CK(set32(d, w, n * (vtypesize(t) / 4))); break;
 	}
 }
 
 /* One launch, waited for.  Returns its time in milliseconds from CUDA
  * events when timed, else 0. */
 float
-culaunch(Cufn *f, const Launch *l, void **args, int timed)
+culaunch(Vfn *f, const Vlaunch *l, void **args, int timed)
 {
 	float ms = 0;
 

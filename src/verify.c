@@ -93,44 +93,44 @@ static const struct {
 	const char *name;
 	size_t size;
 	int buf, scalar;	/* allowed as a buffer's / a scalar's type */
-} types[NType] = {
-	[Tf32] = { "f32", 4, 1, 1 },
-	[Tf16] = { "f16", 2, 1, 0 },
-	[Tbf16] = { "bf16", 2, 1, 0 },
-	[Ti32] = { "i32", 4, 1, 1 },
-	[Tu8] = { "u8", 1, 1, 0 },
-	[Tu32] = { "u32", 4, 0, 1 },
-	[Ti64] = { "i64", 8, 0, 1 },
-	[Tf64] = { "f64", 8, 0, 1 },
+} types[NVtype] = {
+	[Vf32] = { "f32", 4, 1, 1 },
+	[Vf16] = { "f16", 2, 1, 0 },
+	[Vbf16] = { "bf16", 2, 1, 0 },
+	[Vi32] = { "i32", 4, 1, 1 },
+	[Vu8] = { "u8", 1, 1, 0 },
+	[Vu32] = { "u32", 4, 0, 1 },
+	[Vi64] = { "i64", 8, 0, 1 },
+	[Vf64] = { "f64", 8, 0, 1 },
 };
-static const char *const fills[NFill] = { "randn", "uniform", "zeros",
+static const char *const fills[NVfill] = { "randn", "uniform", "zeros",
 	"nan" };
-static const char *const roles[NRole] = { "in", "out", "inout" };
+static const char *const roles[NVrole] = { "in", "out", "inout" };
 
 size_t
-typesize(Type t)
+vtypesize(Vtype t)
 {
 	return types[t].size;
 }
 
 static int
-isfloat(Type t)
+isfloat(Vtype t)
 {
-	return t == Tf32 || t == Tf16 || t == Tbf16 || t == Tf64;
+	return t == Vf32 || t == Vf16 || t == Vbf16 || t == Vf64;
 }
 
 /* Quiet NaNs with a payload arithmetic does not produce (integers: a
  * byte pattern), so an element still equal to it was never written.
  * 64-bit types repeat the word. */
 uint32_t
-poison(Type t)
+vpoison(Vtype t)
 {
 	switch (t) {
-	case Tf32: return 0x7fcdead5u;
-	case Tf16: return 0x7e5a;
-	case Tbf16: return 0x7fda;
-	case Tu8: return 0x5a;
-	case Ti64: case Tf64: return 0x7ffdead5u;
+	case Vf32: return 0x7fcdead5u;
+	case Vf16: return 0x7e5a;
+	case Vbf16: return 0x7fda;
+	case Vu8: return 0x5a;
+	case Vi64: case Vf64: return 0x7ffdead5u;
 	default: return 0x5a5a5a5au;
 	}
 }
@@ -155,7 +155,7 @@ bitsf(float f)
 
 /* float to IEEE half, round to nearest even */
 uint16_t
-f2h(float f)
+vf2h(float f)
 {
 	uint32_t x = bitsf(f), s = x >> 16 & 0x8000, ax = x & 0x7fffffff;
 	uint32_t h, rest;
@@ -174,7 +174,7 @@ f2h(float f)
 }
 
 float
-h2f(uint16_t h)
+vh2f(uint16_t h)
 {
 	uint32_t s = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1f;
 	uint32_t m = h & 0x3ff;
@@ -187,7 +187,7 @@ h2f(uint16_t h)
 }
 
 uint16_t
-f2bf(float f)
+vf2bf(float f)
 {
 	uint32_t x = bitsf(f);
 
@@ -197,41 +197,41 @@ f2bf(float f)
 }
 
 float
-bf2f(uint16_t b)
+vbf2f(uint16_t b)
 {
 	return fbits((uint32_t)b << 16);
 }
 
 double
-loadf(Type t, const void *p, size_t i)
+vload(Vtype t, const void *p, size_t i)
 {
 	switch (t) {
-	case Tf32: return ((const float *)p)[i];
-	case Tf16: return h2f(((const uint16_t *)p)[i]);
-	case Tbf16: return bf2f(((const uint16_t *)p)[i]);
-	case Ti32: return ((const int32_t *)p)[i];
-	case Tu8: return ((const uint8_t *)p)[i];
-	case Tu32: return ((const uint32_t *)p)[i];
-	case Ti64: return (double)((const int64_t *)p)[i];
-	case Tf64: return ((const double *)p)[i];
+	case Vf32: return ((const float *)p)[i];
+	case Vf16: return vh2f(((const uint16_t *)p)[i]);
+	case Vbf16: return vbf2f(((const uint16_t *)p)[i]);
+	case Vi32: return ((const int32_t *)p)[i];
+	case Vu8: return ((const uint8_t *)p)[i];
+	case Vu32: return ((const uint32_t *)p)[i];
+	case Vi64: return (double)((const int64_t *)p)[i];
+	case Vf64: return ((const double *)p)[i];
 	default: return 0;
 	}
 }
 
 void
-storef(Type t, void *p, size_t i, double x)
+vstore(Vtype t, void *p, size_t i, double x)
 {
 	switch (t) {
-	case Tf32: ((float *)p)[i] = (float)x; break;
-	case Tf16: ((uint16_t *)p)[i] = f2h((float)x); break;
-	case Tbf16: ((uint16_t *)p)[i] = f2bf((float)x); break;
-	case Ti32: ((int32_t *)p)[i] = (int32_t)lrint(x); break;
-	case Tu8:
+	case Vf32: ((float *)p)[i] = (float)x; break;
+	case Vf16: ((uint16_t *)p)[i] = vf2h((float)x); break;
+	case Vbf16: ((uint16_t *)p)[i] = vf2bf((float)x); break;
+	case Vi32: ((int32_t *)p)[i] = (int32_t)lrint(x); break;
+	case Vu8:
 		((uint8_t *)p)[i] = (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
 		break;
-	case Tu32: ((uint32_t *)p)[i] = (uint32_t)llrint(x); break;
-	case Ti64: ((int64_t *)p)[i] = llrint(x); break;
-	case Tf64: ((double *)p)[i] = x; break;
+	case Vu32: ((uint32_t *)p)[i] = (uint32_t)llrint(x); break;
+	case Vi64: ((int64_t *)p)[i] = llrint(x); break;
+	case Vf64: ((double *)p)[i] = x; break;
 	default: break;
 	}
 }
@@ -373,23 +373,23 @@ word(const Lx *x, int i, const char *const *names, int n, const char *what)
 	err(x, i, "unknown %s '%.*s'", what, x->tlen[i], x->tok[i]);
 }
 
-static Type
+static Vtype
 typeword(const Lx *x, int i, int buf)
 {
 	int t;
 
-	for (t = 0; t < NType; t++)
+	for (t = 0; t < NVtype; t++)
 		if (is(x, i, types[t].name)) {
 			if (buf ? !types[t].buf : !types[t].scalar)
 				err(x, i, "type '%s' is not allowed for a %s",
 				    types[t].name, buf ? "buffer" : "scalar");
-			return (Type)t;
+			return (Vtype)t;
 		}
 	err(x, i, "unknown type '%.*s'", x->tlen[i], x->tok[i]);
 }
 
 static int
-find(const Launch *l, const char *s, int n)
+find(const Vlaunch *l, const char *s, int n)
 {
 	int i;
 
@@ -400,10 +400,10 @@ find(const Launch *l, const char *s, int n)
 	return -1;
 }
 
-static Param *
-newparam(Launch *l, const Lx *x)
+static Vparam *
+newparam(Vlaunch *l, const Lx *x)
 {
-	Param *p;
+	Vparam *p;
 	int k;
 
 	for (k = 0; k < x->tlen[1]; k++) {
@@ -427,7 +427,7 @@ newparam(Launch *l, const Lx *x)
 
 /* SHAPE: dimensions joined by 'x', e.g. 16x4096x128 */
 static void
-shape(Param *p, const Lx *x, int i)
+shape(Vparam *p, const Lx *x, int i)
 {
 	const char *s = x->tok[i], *e = s + x->tlen[i], *q;
 	long long v;
@@ -455,36 +455,36 @@ shape(Param *p, const Lx *x, int i)
 }
 
 static void
-buffer(Launch *l, const Lx *x)
+buffer(Vlaunch *l, const Lx *x)
 {
-	Param *p;
+	Vparam *p;
 
 	nargs(x, 5, 5);
 	p = newparam(l, x);
-	p->kind = Pbuf;
+	p->kind = VPbuf;
 	p->type = typeword(x, 2, 1);
 	shape(p, x, 3);
-	p->fill = (Fill)word(x, 4, fills, NFill, "fill");
-	p->role = (Role)word(x, 5, roles, NRole, "role");
-	if (p->role == Rout && p->fill != Fnan)
+	p->fill = (Vfill)word(x, 4, fills, NVfill, "fill");
+	p->role = (Vrole)word(x, 5, roles, NVrole, "role");
+	if (p->role == VRout && p->fill != VFnan)
 		err(x, 4, "an 'out' buffer is poisoned before every run: "
 		    "its fill must be 'nan'");
-	if (p->role != Rout && p->fill == Fnan && !isfloat(p->type))
+	if (p->role != VRout && p->fill == VFnan && !isfloat(p->type))
 		err(x, 4, "fill 'nan' needs a floating-point type");
 }
 
 static void
-scalar(Launch *l, const Lx *x)
+scalar(Vlaunch *l, const Lx *x)
 {
-	Param *p;
+	Vparam *p;
 	char buf[64], *end;
 
 	nargs(x, 3, 3);
 	p = newparam(l, x);
-	p->kind = Pscalar;
+	p->kind = VPscalar;
 	p->type = typeword(x, 2, 0);
 	switch (p->type) {
-	case Tf32: case Tf64:
+	case Vf32: case Vf64:
 		if (x->tlen[3] >= (int)sizeof buf)
 			err(x, 3, "number too long");
 		memcpy(buf, x->tok[3], (size_t)x->tlen[3]);
@@ -493,8 +493,8 @@ scalar(Launch *l, const Lx *x)
 		if (*end || end == buf)
 			err(x, 3, "expected a number, not '%s'", buf);
 		break;
-	case Ti32: p->val.i = num(x, 3, INT32_MIN, INT32_MAX); break;
-	case Tu32: p->val.i = num(x, 3, 0, UINT32_MAX); break;
+	case Vi32: p->val.i = num(x, 3, INT32_MIN, INT32_MAX); break;
+	case Vu32: p->val.i = num(x, 3, 0, UINT32_MAX); break;
 	default: p->val.i = num(x, 3, INT64_MIN, INT64_MAX); break;
 	}
 }
@@ -517,7 +517,7 @@ typedef struct Ref {
 } Ref;
 
 static void
-reference(Launch *l, Ref *r, const Lx *x)
+reference(Vlaunch *l, Ref *r, const Lx *x)
 {
 	nargs(x, 6, 6);
 	if (!is(x, 1, "attention"))
@@ -531,7 +531,7 @@ reference(Launch *l, Ref *r, const Lx *x)
 }
 
 static int
-sameshape(const Param *a, const Param *b)
+sameshape(const Vparam *a, const Vparam *b)
 {
 	int d;
 
@@ -545,11 +545,11 @@ sameshape(const Param *a, const Param *b)
 
 /* q, k, v [heads, seq, D] or [seq, D]; o like q; scale a scalar */
 static void
-refcheck(Launch *l, const Ref *r)
+refcheck(Vlaunch *l, const Ref *r)
 {
 	const Lx *x = &r->x;
 	int idx[5], i;
-	Param *p[5];
+	Vparam *p[5];
 
 	for (i = 0; i < 5; i++) {
 		idx[i] = find(l, x->tok[i + 2], x->tlen[i + 2]);
@@ -557,16 +557,16 @@ refcheck(Launch *l, const Ref *r)
 			err(x, i + 2, "no parameter '%.*s'", x->tlen[i + 2],
 			    x->tok[i + 2]);
 		p[i] = &l->param[idx[i]];
-		if ((i < 4) != (p[i]->kind == Pbuf) || !isfloat(p[i]->type))
+		if ((i < 4) != (p[i]->kind == VPbuf) || !isfloat(p[i]->type))
 			err(x, i + 2, "'%s' must be a floating-point %s",
 			    p[i]->name, i < 4 ? "buffer" : "scalar");
 		if (i < 4 && p[i]->rank != 2 && p[i]->rank != 3)
 			err(x, i + 2, "'%s' must have 2 or 3 dimensions",
 			    p[i]->name);
-		if (i < 3 && p[i]->role == Rout)
+		if (i < 3 && p[i]->role == VRout)
 			err(x, i + 2, "'%s' is an output", p[i]->name);
 	}
-	if (p[3]->role == Rin)
+	if (p[3]->role == VRin)
 		err(x, 5, "'%s' is not an output", p[3]->name);
 	if (!sameshape(p[1], p[2]))
 		err(x, 4, "'%s' and '%s' differ in shape", p[1]->name,
@@ -586,7 +586,7 @@ refcheck(Launch *l, const Ref *r)
 
 /* Parse a launch description; on a mistake, print it and exit 2. */
 void
-launchparse(Launch *l, const char *file, const char *text, size_t len)
+launchparse(Vlaunch *l, const char *file, const char *text, size_t len)
 {
 	const char *p = text, *e = text + len, *nl;
 	Lx x = { .at = { .file = file } };
@@ -650,7 +650,7 @@ launchparse(Launch *l, const char *file, const char *text, size_t len)
 
 /* Print l in the syntax launchparse reads. */
 void
-launchprint(FILE *f, const Launch *l)
+launchprint(FILE *f, const Vlaunch *l)
 {
 	int i, d;
 
@@ -658,13 +658,13 @@ launchprint(FILE *f, const Launch *l)
 		l->kernel, l->grid[0], l->grid[1], l->grid[2], l->block[0],
 		l->block[1], l->block[2], l->shared);
 	for (i = 0; i < l->nparam; i++) {
-		const Param *p = &l->param[i];
-		if (p->kind == Pscalar) {
+		const Vparam *p = &l->param[i];
+		if (p->kind == VPscalar) {
 			fprintf(f, "scalar %s %s ", p->name,
 				types[p->type].name);
-			if (p->type == Tf32)
+			if (p->type == Vf32)
 				fprintf(f, "%.9g\n", p->val.f);
-			else if (p->type == Tf64)
+			else if (p->type == Vf64)
 				fprintf(f, "%.17g\n", p->val.f);
 			else
 				fprintf(f, "%lld\n", (long long)p->val.i);
@@ -703,7 +703,7 @@ unit(uint64_t *s)	/* uniform in (0, 1) */
 /* Parameter i's data depends on the seed and i alone, not on the other
  * buffers.  Integer randn is round(64 N(0,1)), uniform [0, 256). */
 static void
-fill(const Param *p, void *h, uint64_t seed, int i)
+fill(const Vparam *p, void *h, uint64_t seed, int i)
 {
 	uint64_t s = seed * 0x2545f4914f6cdd1dull + (uint64_t)i;
 	size_t k;
@@ -711,21 +711,21 @@ fill(const Param *p, void *h, uint64_t seed, int i)
 
 	for (k = 0; k < p->n; k++) {
 		switch (p->fill) {
-		case Frandn:	/* Box-Muller, one of the pair */
+		case VFrandn:	/* Box-Muller, one of the pair */
 			a = unit(&s), b = unit(&s);
 			a = sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
-			storef(p->type, h, k, isfloat(p->type) ? a : 64 * a);
+			vstore(p->type, h, k, isfloat(p->type) ? a : 64 * a);
 			break;
-		case Funiform:
+		case VFuniform:
 			a = unit(&s);
-			storef(p->type, h, k,
+			vstore(p->type, h, k,
 			       isfloat(p->type) ? 2 * a - 1 : floor(256 * a));
 			break;
-		case Fzeros:
-			storef(p->type, h, k, 0);
+		case VFzeros:
+			vstore(p->type, h, k, 0);
 			break;
-		case Fnan:
-			storef(p->type, h, k, NAN);
+		case VFnan:
+			vstore(p->type, h, k, NAN);
 			break;
 		default:
 			break;
@@ -738,7 +738,7 @@ fill(const Param *p, void *h, uint64_t seed, int i)
  * m the row's max; scale is in the log2 domain, as the kernels take
  * it.  s holds seq doubles of scratch. */
 void
-refrow(double *out, double *s, const Type t[3], const void *q,
+vrefrow(double *out, double *s, const Vtype t[3], const void *q,
 	const void *k, const void *v, size_t seq, size_t d, size_t qrow,
 	size_t kvbase, double scale)
 {
@@ -748,8 +748,8 @@ refrow(double *out, double *s, const Type t[3], const void *q,
 	for (j = 0; j < seq; j++) {
 		dot = 0;
 		for (c = 0; c < d; c++)
-			dot += loadf(t[0], q, qrow * d + c)
-				* loadf(t[1], k, (kvbase + j) * d + c);
+			dot += vload(t[0], q, qrow * d + c)
+				* vload(t[1], k, (kvbase + j) * d + c);
 		s[j] = scale * dot;
 		if (s[j] > m)
 			m = s[j];
@@ -760,7 +760,7 @@ refrow(double *out, double *s, const Type t[3], const void *q,
 		double p = exp2(s[j] - m);
 		l += p;
 		for (c = 0; c < d; c++)
-			out[c] += p * loadf(t[2], v, (kvbase + j) * d + c);
+			out[c] += p * vload(t[2], v, (kvbase + j) * d + c);
 	}
 	for (c = 0; c < d; c++)
 		out[c] /= l;
@@ -770,16 +770,16 @@ refrow(double *out, double *s, const Type t[3], const void *q,
  * v, o: bf16 keeps 8 significant bits (P and O are rounded to it, an
  * error of about 2^-9 rms each), f16 11; f32 leaves room for tf32. */
 static double
-reflimit(const Launch *l)
+reflimit(const Vlaunch *l)
 {
 	int i, idx[4] = { l->rq, l->rk, l->rv, l->ro };
 	double lim = 1e-3;
 
 	for (i = 0; i < 4; i++) {
-		Type t = l->param[idx[i]].type;
-		if (t == Tbf16)
+		Vtype t = l->param[idx[i]].type;
+		if (t == Vbf16)
 			lim = 1e-2;
-		else if (t == Tf16 && lim < 2e-3)
+		else if (t == Vf16 && lim < 2e-3)
 			lim = 2e-3;
 	}
 	return lim;
@@ -792,12 +792,12 @@ typedef struct Err {
 /* Compare nrow evenly spread query rows (first and last included) of
  * both results with the reference. */
 static void
-refcompare(const Launch *l, void *const host[], void *const res[2],
+refcompare(const Vlaunch *l, void *const host[], void *const res[2],
 	size_t nrow, Err e[2])
 {
-	const Param *q = &l->param[l->rq], *k = &l->param[l->rk];
-	const Param *o = &l->param[l->ro];
-	const Type t[3] = { q->type, k->type, l->param[l->rv].type };
+	const Vparam *q = &l->param[l->rq], *k = &l->param[l->rk];
+	const Vparam *o = &l->param[l->ro];
+	const Vtype t[3] = { q->type, k->type, l->param[l->rv].type };
 	size_t d = q->shape[q->rank - 1], sq = q->shape[q->rank - 2];
 	size_t sk = k->shape[k->rank - 2], rows = q->n / d, i, c, r;
 	double *ref = alloc(d * sizeof *ref), *s = alloc(sk * sizeof *s);
@@ -809,11 +809,11 @@ refcompare(const Launch *l, void *const host[], void *const res[2],
 		nrow = rows;
 	for (i = 0; i < nrow; i++) {
 		r = nrow > 1 ? i * (rows - 1) / (nrow - 1) : 0;
-		refrow(ref, s, t, host[l->rq], host[l->rk], host[l->rv], sk,
+		vrefrow(ref, s, t, host[l->rq], host[l->rk], host[l->rv], sk,
 		       d, r, r / sq * sk, scale);
 		for (m = 0; m < 2; m++)
 			for (c = 0; c < d; c++) {
-				double x = loadf(o->type, res[m], r * d + c);
+				double x = vload(o->type, res[m], r * d + c);
 				double a = fabs(x - ref[c]);
 				e[m].num += (x - ref[c]) * (x - ref[c]);
 				e[m].den += ref[c] * ref[c];
@@ -835,7 +835,7 @@ typedef struct Opt {
 typedef struct Side {
 	const char *path;
 	char *ptx;
-	Cufn f;
+	Vfn f;
 	float *ms;
 	double med, min;
 } Side;
@@ -858,7 +858,7 @@ typedef union Arg {
 
 typedef struct Run {
 	const Opt *o;
-	const Launch *l;
+	const Vlaunch *l;
 	Side s[2];
 	void **host;
 	uint64_t *dev;
@@ -978,7 +978,7 @@ readfile(const char *path, size_t *len)
 static void
 setup(Run *r)
 {
-	const Launch *l = r->l;
+	const Vlaunch *l = r->l;
 	Arg *store = alloc((size_t)(l->nparam + 1) * sizeof *store);
 	int i;
 
@@ -986,25 +986,25 @@ setup(Run *r)
 	r->dev = alloc((size_t)(l->nparam + 1) * sizeof *r->dev);
 	r->args = alloc((size_t)(l->nparam + 1) * sizeof *r->args);
 	for (i = 0; i < l->nparam; i++) {
-		const Param *p = &l->param[i];
+		const Vparam *p = &l->param[i];
 		r->host[i] = 0;
 		r->args[i] = &store[i];
-		if (p->kind == Pscalar) {
+		if (p->kind == VPscalar) {
 			switch (p->type) {
-			case Tf32: store[i].f = (float)p->val.f; break;
-			case Tf64: store[i].g = p->val.f; break;
-			case Ti32: store[i].i = (int32_t)p->val.i; break;
-			case Tu32: store[i].u = (uint32_t)p->val.i; break;
+			case Vf32: store[i].f = (float)p->val.f; break;
+			case Vf64: store[i].g = p->val.f; break;
+			case Vi32: store[i].i = (int32_t)p->val.i; break;
+			case Vu32: store[i].u = (uint32_t)p->val.i; break;
 			default: store[i].l = p->val.i; break;
 			}
 			continue;
 		}
-		r->dev[i] = store[i].d = cualloc(p->n * typesize(p->type));
-		if (p->role != Rout) {
-			r->host[i] = alloc(p->n * typesize(p->type));
+		r->dev[i] = store[i].d = cualloc(p->n * vtypesize(p->type));
+		if (p->role != VRout) {
+			r->host[i] = alloc(p->n * vtypesize(p->type));
 			fill(p, r->host[i], r->o->seed, i);
 		}
-		if (p->role != Rin) {
+		if (p->role != VRin) {
 			Out *o = &r->out[r->nout++];
 			memset(o, 0, sizeof *o);
 			o->p = i;
@@ -1020,23 +1020,23 @@ prepare(Run *r, int inputs)
 	int i;
 
 	for (i = 0; i < r->l->nparam; i++) {
-		const Param *p = &r->l->param[i];
-		if (p->kind != Pbuf)
+		const Vparam *p = &r->l->param[i];
+		if (p->kind != VPbuf)
 			continue;
-		if (p->role == Rout)
+		if (p->role == VRout)
 			cupoison(r->dev[i], p->type, p->n);
-		else if (inputs || p->role == Rinout)
-			cuput(r->dev[i], r->host[i], p->n * typesize(p->type));
+		else if (inputs || p->role == VRinout)
+			cuput(r->dev[i], r->host[i], p->n * vtypesize(p->type));
 	}
 }
 
 static void *
 fetch(Run *r, const Out *o)
 {
-	const Param *p = &r->l->param[o->p];
-	void *h = alloc(p->n * typesize(p->type));
+	const Vparam *p = &r->l->param[o->p];
+	void *h = alloc(p->n * vtypesize(p->type));
 
-	cuget(h, r->dev[o->p], p->n * typesize(p->type));
+	cuget(h, r->dev[o->p], p->n * vtypesize(p->type));
 	return h;
 }
 
@@ -1084,9 +1084,9 @@ timeboth(Run *r)
 			/* the last run must repeat the first bit for bit */
 			for (j = 0; j < r->nout; j++) {
 				Out *o = &r->out[j];
-				const Param *p = &r->l->param[o->p];
+				const Vparam *p = &r->l->param[o->p];
 				o->stable[m] = !memcmp(fetch(r, o), o->res[m],
-					p->n * typesize(p->type));
+					p->n * vtypesize(p->type));
 			}
 		}
 	for (m = 0; m < 2; m++) {
@@ -1101,9 +1101,9 @@ timeboth(Run *r)
 static void
 inspect(Run *r, Out *o)
 {
-	const Param *p = &r->l->param[o->p];
-	size_t w = typesize(p->type), i;
-	uint32_t pw = poison(p->type);
+	const Vparam *p = &r->l->param[o->p];
+	size_t w = vtypesize(p->type), i;
+	uint32_t pw = vpoison(p->type);
 	unsigned char pat[8];
 	int m;
 
@@ -1117,10 +1117,10 @@ inspect(Run *r, Out *o)
 		for (m = 0; m < 2; m++) {
 			const unsigned char *e = m ? b : a;
 			/* inout buffers start from their fill, unpoisoned */
-			if (p->role == Rout && !memcmp(e, pat, w))
+			if (p->role == VRout && !memcmp(e, pat, w))
 				o->unwritten[m]++;
 			else if (isfloat(p->type)
-				 && !isfinite(loadf(p->type, e, 0)))
+				 && !isfinite(vload(p->type, e, 0)))
 				o->nonfinite[m]++;
 		}
 		if (memcmp(a, b, w) && o->diff++ == 0)
@@ -1159,7 +1159,7 @@ passed(const Run *r)
 }
 
 static void
-spill(char *buf, size_t n, const Cufn *f)
+spill(char *buf, size_t n, const Vfn *f)
 {
 	if (f->spst < 0)
 		snprintf(buf, n, "?/?");
@@ -1170,7 +1170,7 @@ spill(char *buf, size_t n, const Cufn *f)
 static void
 table(const Run *r)
 {
-	const Launch *l = r->l;
+	const Vlaunch *l = r->l;
 	static const char *const side[2] = { "orig", "new" };
 	char sp[32];
 	int m, j, d;
@@ -1198,7 +1198,7 @@ table(const Run *r)
 	printf("\n");
 	for (j = 0; j < r->nout; j++) {
 		const Out *o = &r->out[j];
-		const Param *p = &l->param[o->p];
+		const Vparam *p = &l->param[o->p];
 		printf("output %s %s ", p->name, types[p->type].name);
 		for (d = 0; d < p->rank; d++)
 			printf("%s%zu", d ? "x" : "", p->shape[d]);
@@ -1282,7 +1282,7 @@ jside(const Run *r, int m)
 static void
 json(const Run *r)
 {
-	const Launch *l = r->l;
+	const Vlaunch *l = r->l;
 	int j;
 
 	printf("{\"kernel\": ");
@@ -1353,7 +1353,7 @@ run(Run *r)
 	for (m = 0; m < 2; m++)
 		cuunload(&r->s[m].f);
 	for (j = 0; j < r->l->nparam; j++)
-		if (r->l->param[j].kind == Pbuf)
+		if (r->l->param[j].kind == VPbuf)
 			cufree(r->dev[j]);
 	return passed(r) ? 0 : 1;
 }
@@ -1362,7 +1362,7 @@ int
 cmdverify(int argc, char **argv)
 {
 	Opt o;
-	Launch l;
+	Vlaunch l;
 	Run *r;
 	char *text, why[512];
 	size_t n;

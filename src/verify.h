@@ -15,72 +15,72 @@
 
 enum { VSkip = 77 };	/* ctest's SKIP_RETURN_CODE: no CUDA device */
 
-typedef enum { Tf32, Tf16, Tbf16, Ti32, Tu8, Tu32, Ti64, Tf64, NType } Type;
-typedef enum { Frandn, Funiform, Fzeros, Fnan, NFill } Fill;
-typedef enum { Rin, Rout, Rinout, NRole } Role;
-typedef enum { Pbuf, Pscalar } Pkind;
+typedef enum { Vf32, Vf16, Vbf16, Vi32, Vu8, Vu32, Vi64, Vf64, NVtype } Vtype;
+typedef enum { VFrandn, VFuniform, VFzeros, VFnan, NVfill } Vfill;
+typedef enum { VRin, VRout, VRinout, NVrole } Vrole;
+typedef enum { VPbuf, VPscalar } Vpkind;
 
-typedef struct Param Param;
-typedef struct Launch Launch;
+typedef struct Vparam Vparam;
+typedef struct Vlaunch Vlaunch;
 
-struct Param {
+struct Vparam {
 	char *name;
-	Pkind kind;
-	Type type;
+	Vpkind kind;
+	Vtype type;
 	int line;		/* where it was declared */
 	/* buffers */
 	int rank;
 	size_t shape[4];
 	size_t n;		/* elements */
-	Fill fill;
-	Role role;
+	Vfill fill;
+	Vrole role;
 	/* scalars */
 	union { double f; int64_t i; } val;
 };
 
-struct Launch {
+struct Vlaunch {
 	char *file;
 	char *kernel;
 	unsigned grid[3], block[3], shared;
-	Param *param;
+	Vparam *param;
 	int nparam;
 	int ref;		/* 1: `reference attention` was given */
 	int rq, rk, rv, ro, rscale;	/* its parameters, as indices */
 };
 
-typedef struct Cufn {
+typedef struct Vfn {
 	void *mod, *fn;
 	int regs, local;	/* from cuFuncGetAttribute */
 	int spst, spld;		/* spill bytes from the JIT log, -1: unknown */
-} Cufn;
+} Vfn;
 
 /* verify.c */
 int cmdverify(int argc, char **argv);
-void launchparse(Launch *, const char *file, const char *text, size_t len);
-void launchprint(FILE *, const Launch *);
-size_t typesize(Type);
-uint32_t poison(Type);
-double loadf(Type, const void *, size_t i);
-void storef(Type, void *, size_t i, double);
-uint16_t f2h(float);
-float h2f(uint16_t);
-uint16_t f2bf(float);
-float bf2f(uint16_t);
-void refrow(double *out, double *scratch, const Type t[3], const void *q,
+void launchparse(Vlaunch *, const char *file, const char *text, size_t len);
+void launchprint(FILE *, const Vlaunch *);
+size_t vtypesize(Vtype);
+uint32_t vpoison(Vtype);
+double vload(Vtype, const void *, size_t i);
+void vstore(Vtype, void *, size_t i, double);
+uint16_t vf2h(float);
+float vh2f(uint16_t);
+uint16_t vf2bf(float);
+float vbf2f(uint16_t);
+void vrefrow(double *out, double *scratch, const Vtype t[3], const void *q,
 	const void *k, const void *v, size_t seq, size_t d, size_t qrow,
 	size_t kvbase, double scale);
 
 /* cudrv.c */
 int cuopen(char *why, size_t n);
 void cudevice(char *name, size_t n, int *cc, int *drv);
-int cuload(Cufn *, const char *ptx, const char *kernel, unsigned shared,
+int cuload(Vfn *, const char *ptx, const char *kernel, unsigned shared,
 	char *log, size_t n);
-void cuunload(Cufn *);
+void cuunload(Vfn *);
 uint64_t cualloc(size_t);
 void cufree(uint64_t);
 void cuput(uint64_t, const void *, size_t);
 void cuget(void *, uint64_t, size_t);
-void cupoison(uint64_t, Type, size_t n);
-float culaunch(Cufn *, const Launch *, void **args, int timed);
+void cupoison(uint64_t, Vtype, size_t n);
+float culaunch(Vfn *, const Vlaunch *, void **args, int timed);
 
 #endif

@@ -23,27 +23,27 @@ check(int ok, const char *what, int line)
 static void
 conversions(void)
 {
-	CHECK(f2h(1.0f) == 0x3c00);
-	CHECK(f2h(-2.0f) == 0xc000);
-	CHECK(f2h(65504.0f) == 0x7bff);
-	CHECK(f2h(65519.0f) == 0x7bff);	/* just under the halfway point */
-	CHECK(f2h(65520.0f) == 0x7c00);	/* halfway rounds to even: inf */
-	CHECK(f2h(0x1p-24f) == 0x0001);	/* smallest subnormal */
-	CHECK(f2h(0x1p-25f) == 0x0000);	/* tie to even: zero */
-	CHECK(f2h(0x3p-25f) == 0x0002);	/* tie to even: 2 */
-	CHECK(f2h(0x1p-14f) == 0x0400);	/* smallest normal */
-	CHECK(f2h(1.0f + 0x1p-11f) == 0x3c00);	/* tie, even stays */
-	CHECK(f2h(1.0f + 0x3p-11f) == 0x3c02);	/* tie, odd rounds up */
-	CHECK(isnan(h2f(f2h(NAN))));
-	CHECK(h2f(0x0001) == 0x1p-24f);
-	CHECK(h2f(0x7bff) == 65504.0f);
-	CHECK(h2f(0xfc00) == -INFINITY);
-	CHECK(f2bf(1.0f) == 0x3f80);
-	CHECK(f2bf(1.0f + 0x1p-8f) == 0x3f80);	/* tie, even stays */
-	CHECK(f2bf(1.0f + 0x3p-8f) == 0x3f82);	/* tie, odd rounds up */
-	CHECK(f2bf(-3.0f) == 0xc040);
-	CHECK(isnan(bf2f(f2bf(NAN))));
-	CHECK(bf2f(0x3f81) == 1.0f + 0x1p-7f);
+	CHECK(vf2h(1.0f) == 0x3c00);
+	CHECK(vf2h(-2.0f) == 0xc000);
+	CHECK(vf2h(65504.0f) == 0x7bff);
+	CHECK(vf2h(65519.0f) == 0x7bff);	/* just under the halfway point */
+	CHECK(vf2h(65520.0f) == 0x7c00);	/* halfway rounds to even: inf */
+	CHECK(vf2h(0x1p-24f) == 0x0001);	/* smallest subnormal */
+	CHECK(vf2h(0x1p-25f) == 0x0000);	/* tie to even: zero */
+	CHECK(vf2h(0x3p-25f) == 0x0002);	/* tie to even: 2 */
+	CHECK(vf2h(0x1p-14f) == 0x0400);	/* smallest normal */
+	CHECK(vf2h(1.0f + 0x1p-11f) == 0x3c00);	/* tie, even stays */
+	CHECK(vf2h(1.0f + 0x3p-11f) == 0x3c02);	/* tie, odd rounds up */
+	CHECK(isnan(vh2f(vf2h(NAN))));
+	CHECK(vh2f(0x0001) == 0x1p-24f);
+	CHECK(vh2f(0x7bff) == 65504.0f);
+	CHECK(vh2f(0xfc00) == -INFINITY);
+	CHECK(vf2bf(1.0f) == 0x3f80);
+	CHECK(vf2bf(1.0f + 0x1p-8f) == 0x3f80);	/* tie, even stays */
+	CHECK(vf2bf(1.0f + 0x3p-8f) == 0x3f82);	/* tie, odd rounds up */
+	CHECK(vf2bf(-3.0f) == 0xc040);
+	CHECK(isnan(vbf2f(vf2bf(NAN))));
+	CHECK(vbf2f(0x3f81) == 1.0f + 0x1p-7f);
 }
 
 /* q = (1, 0); keys (1, 0), (0, 1); values (1, 2), (3, 4); scale 1 in
@@ -54,10 +54,10 @@ byhand(void)
 {
 	static const float q[2] = { 1, 0 }, k[4] = { 1, 0, 0, 1 };
 	static const float v[4] = { 1, 2, 3, 4 };
-	static const Type t[3] = { Tf32, Tf32, Tf32 };
+	static const Vtype t[3] = { Vf32, Vf32, Vf32 };
 	double o[2], s[2];
 
-	refrow(o, s, t, q, k, v, 2, 2, 0, 0, 1.0);
+	vrefrow(o, s, t, q, k, v, 2, 2, 0, 0, 1.0);
 	CHECK(fabs(o[0] - 5.0 / 3) < 1e-15);
 	CHECK(fabs(o[1] - 8.0 / 3) < 1e-15);
 }
@@ -71,17 +71,17 @@ halves(void)
 	static const float qf[4] = { 9, 9, 1, 0 };
 	static const float kf[8] = { 9, 9, 9, 9, 1, 0, 0, 1 };
 	static const float vf[8] = { 9, 9, 9, 9, 1, 2, 3, 4 };
-	static const Type t[3] = { Tf16, Tf16, Tf16 };
+	static const Vtype t[3] = { Vf16, Vf16, Vf16 };
 	double o[2], s[2];
 	int i;
 
 	for (i = 0; i < 8; i++) {
 		if (i < 4)
-			q[i] = f2h(qf[i]);
-		k[i] = f2h(kf[i]);
-		v[i] = f2h(vf[i]);
+			q[i] = vf2h(qf[i]);
+		k[i] = vf2h(kf[i]);
+		v[i] = vf2h(vf[i]);
 	}
-	refrow(o, s, t, q, k, v, 2, 2, 1, 2, 2.0);
+	vrefrow(o, s, t, q, k, v, 2, 2, 1, 2, 2.0);
 	CHECK(fabs(o[0] - 1.4) < 1e-15);
 	CHECK(fabs(o[1] - 2.4) < 1e-15);
 }
@@ -92,10 +92,10 @@ stable(void)
 {
 	static const float q[1] = { 1000 }, k[2] = { 1000, 999 };
 	static const float v[2] = { 1, 0 };
-	static const Type t[3] = { Tf32, Tf32, Tf32 };
+	static const Vtype t[3] = { Vf32, Vf32, Vf32 };
 	double o[1], s[2];
 
-	refrow(o, s, t, q, k, v, 2, 1, 0, 0, 1.0);
+	vrefrow(o, s, t, q, k, v, 2, 1, 0, 0, 1.0);
 	/* scores 1e6 and 999000: the second weighs 2^-1000 */
 	CHECK(fabs(o[0] - 1.0) < 1e-15);
 }
