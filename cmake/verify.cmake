@@ -38,6 +38,14 @@ foreach(t ${_vtests})
       $<TARGET_FILE:mockcuda> ${CMAKE_CURRENT_SOURCE_DIR} ${t})
 endforeach()
 
+# the shipped descriptions of our kernels must parse
+file(GLOB _vcorpus CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_SOURCE_DIR}/corpus/kernels/*.launch)
+foreach(t ${_vcorpus})
+  get_filename_component(_n ${t} NAME_WE)
+  add_test(NAME verify/corpus/${_n} COMMAND ptxverify --check ${t})
+endforeach()
+
 add_test(NAME verify/gpu
   COMMAND ptxverify --runs 3 --warmup 1 --ref-rows 16
     ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx

@@ -8,8 +8,7 @@
 # doc/launch.md).  The kernel list is read back from the PTX's .entry
 # lines, so the configurations live in one place, the .cu's
 # FMHA_CONFIGS.  NVCC overrides the compiler (default
-# /usr/local/cuda/bin/nvcc).  The .file lines carry the absolute path
-# of the checkout that ran it (nvcc makes them absolute).
+# /usr/local/cuda/bin/nvcc).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +25,12 @@ cd "$top/corpus/kernels"
 	fmha_sm90a.cu
 "$nvcc" -ptx -lineinfo -O3 -arch=sm_100a -o "$out/fmha_sm100a.ptx" \
 	fmha_sm100a.cu
+# nvcc writes absolute .file names: make ours relative to the checkout
+# so that the output is the same wherever it is generated
+for f in "$out/fmha_sm90a.ptx" "$out/fmha_sm100a.ptx"; do
+	sed "s|^\(\s*\.file\s.*\"\)$top/|\1|" "$f" >"$f.tmp"
+	mv "$f.tmp" "$f"
+done
 
 # launch NAME DTYPE D BM BN THREADS SHARED [EXTRA-BUFFER-LINE]
 launch() {
