@@ -1319,12 +1319,32 @@ json(const Run *r)
 	printf(", \"pass\": %s}\n", passed(r) ? "true" : "false");
 }
 
+/* Whether the device can run PTX for `.target sm_NN[a|f]`: an 'a'
+ * (architecture-specific) target runs on exactly that compute
+ * capability, others on it and later ones.  No .target: assume yes. */
+static int
+runnable(const char *ptx, int cc, char *why, size_t n)
+{
+	const char *p = strstr(ptx, ".target");
+	int sm = 0, k = 0;
+	char suf = 0;
+
+	if (!p || sscanf(p, ".target sm_%d%n", &sm, &k) != 1)
+		return 1;
+	if (p[k] >= 'a' && p[k] <= 'z')
+		suf = p[k];
+	if (suf == 'a' ? sm == cc : sm <= cc)
+		return 1;
+	snprintf(why, n, "the PTX targets sm_%d%.*s, the device is sm_%d",
+		 sm, suf != 0, &suf, cc);
+	return 0;
+}
+
 static int
 run(Run *r)
 {
 	int m, j;
 
-	cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
 	setup(r);
 	for (m = 0; m < 2; m++)
 		load(r, &r->s[m]);
@@ -1384,7 +1404,13 @@ cmdverify(int argc, char **argv)
 		r->s[m].path = o.path[m];
 		r->s[m].ptx = readfile(o.path[m], &n);
 	}
-	if (cuopen(why, sizeof why)) {
+	if (cuopen(why, sizeof why) == 0) {
+		cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
+		if (runnable(r->s[0].ptx, r->cc, why, sizeof why)
+		    && runnable(r->s[1].ptx, r->cc, why, sizeof why))
+			why[0] = 0;
+	}
+	if (why[0]) {
 		fprintf(stderr, "ptxpress verify: no CUDA device (%s); "
 			"skipped\n", why);
 		freeall();

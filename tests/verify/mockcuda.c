@@ -9,6 +9,7 @@
  *   MOCKCUDA_CORRUPT=1  the second module loaded gets one element wrong
  *   MOCKCUDA_SKIP=1     the second module leaves one element unwritten
  *   MOCKCUDA_NOOP=1     launches do nothing (to time the host side)
+ *   MOCKCUDA_CC=NN      the compute capability (default 90)
  */
 #include <math.h>
 #include <stdint.h>
@@ -61,8 +62,11 @@ cuDeviceGetName(char *s, int n, int d)
 int
 cuDeviceGetAttribute(int *v, int a, int d)
 {
+	const char *cc = getenv("MOCKCUDA_CC");
+	int n = cc ? atoi(cc) : 90;
+
 	(void)d;
-	*v = a == 75 ? 9 : 0;
+	*v = a == 75 ? n / 10 : a == 76 ? n % 10 : 0;
 	return 0;
 }
 
