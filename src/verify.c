@@ -871,6 +871,7 @@ typedef struct Run {
 	size_t refrows;
 	Err err[2];
 	double limit;
+	int clobbered[2];	/* an `in` buffer changed: its index + 1 */
 } Run;
 
 static const char usage[] =
@@ -1075,7 +1076,8 @@ timeboth(Run *r)
 		for (m = 0; m < 2; m++) {
 			float ms;
 			int j;
-			prepare(r, 0);
+			/* inputs afresh only if a side is known to spoil them */
+			prepare(r, r->clobbered[0] || r->clobbered[1]);
 			ms = culaunch(&r->s[m].f, r->l, r->args, 1);
 			if (k >= r->o->warmup)
 				r->s[m].ms[k - r->o->warmup] = ms;
@@ -1155,7 +1157,8 @@ passed(const Run *r)
 		if (!outok(&r->out[j], 0) || !outok(&r->out[j], 1)
 		    || r->out[j].diff)
 			return 0;
-	return refok(r, 0) && refok(r, 1);
+	return refok(r, 0) && refok(r, 1) && !r->clobbered[0]
+		&& !r->clobbered[1];
 }
 
 static void
@@ -1218,6 +1221,10 @@ table(const Run *r)
 		       r->limit, refok(r, 0) ? "ok" : "FAIL",
 		       r->err[0].maxabs, refok(r, 1) ? "ok" : "FAIL",
 		       r->err[1].maxabs);
+	for (m = 0; m < 2; m++)
+		if (r->clobbered[m])
+			printf("%s wrote to input '%s'\n", side[m],
+			       l->param[r->clobbered[m] - 1].name);
 	printf("time new/orig: %.4f\n%s\n", r->s[1].med / r->s[0].med,
 	       passed(r) ? "PASS" : "FAIL");
 }
@@ -1314,6 +1321,15 @@ json(const Run *r)
 		printf("{\"rows\": %zu, \"limit\": %g}", r->refrows, r->limit);
 	else
 		printf("null");
+	printf(", \"inputs_clobbered\": [");
+	for (j = 0; j < 2; j++) {
+		printf("%s", j ? ", " : "");
+		if (r->clobbered[j])
+			jstr(l->param[r->clobbered[j] - 1].name);
+		else
+			printf("null");
+	}
+	printf("]");
 	printf(", \"time_ratio\": ");
 	jnum(r->s[1].med / r->s[0].med);
 	printf(", \"pass\": %s}\n", passed(r) ? "true" : "false");
@@ -1322,6 +1338,25 @@ json(const Run *r)
 /* Whether the device can run PTX for `.target sm_NN[a|f]`: an 'a'
  * (architecture-specific) target runs on exactly that compute
  * capability, others on it and later ones.  No .target: assume yes. */
+/* A kernel that writes what it should only read: a stray store of a
+ * rewrite can land there.  Returns the first such parameter + 1. */
+static int
+clobbered(Run *r)
+{
+	const Vlaunch *l = r->l;
+	int i;
+
+	for (i = 0; i < l->nparam; i++) {
+		const Vparam *p = &l->param[i];
+		size_t n = p->n * vtypesize(p->type);
+		Out o = { .p = i };
+		if (p->kind == VPbuf && p->role == VRin
+		    && memcmp(fetch(r, &o), r->host[i], n))
+			return i + 1;
+	}
+	return 0;
+}
+
 static int
 runnable(const char *ptx, int cc, char *why, size_t n)
 {
@@ -1353,6 +1388,7 @@ run(Run *r)
 		culaunch(&r->s[m].f, r->l, r->args, 0);
 		for (j = 0; j < r->nout; j++)
 			r->out[j].res[m] = fetch(r, &r->out[j]);
+		r->clobbered[m] = clobbered(r);
 	}
 	timeboth(r);
 	for (j = 0; j < r->nout; j++)

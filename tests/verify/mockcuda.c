@@ -8,6 +8,7 @@
  *   MOCKCUDA_NODEV=1    the driver sees no device (skip path)
  *   MOCKCUDA_CORRUPT=1  the second module loaded gets one element wrong
  *   MOCKCUDA_SKIP=1     the second module leaves one element unwritten
+ *   MOCKCUDA_CLOBBER=1  the second module flips a bit of its input q
  *   MOCKCUDA_NOOP=1     launches do nothing (to time the host side)
  *   MOCKCUDA_CC=NN      the compute capability (default 90)
  */
@@ -269,6 +270,8 @@ attention(const Fn *f, unsigned heads, void **args)
 	r = (size_t)heads * (size_t)seq * (size_t)d - 1;
 	if (f->mod->idx == 1 && getenv("MOCKCUDA_CORRUPT"))
 		o[r] ^= 1;
+	if (f->mod->idx == 1 && getenv("MOCKCUDA_CLOBBER"))
+		((uint16_t *)q)[0] ^= 1;
 	if (f->mod->idx == 1 && getenv("MOCKCUDA_SKIP"))
 		o[r] = bf ? 0x7fda : 0x7e5a;	/* verify.c's poison */
 	free(s);
