@@ -421,6 +421,9 @@ int cmdvalidate(int, char **);
 /* ---- opt.c ---- */
 int cmdopt(int, char **);
 
+/* ---- verify.c ---- */
+int cmdverify(int, char **);
+
 /* ---- main.c ---- */
 extern const char *progname;
 
