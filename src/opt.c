@@ -18,7 +18,7 @@
 enum { Maxpass = 16 };
 
 typedef struct Pass {
-	const char *name;
+	char name[24];
 	Sched s;
 } Pass;
 
@@ -60,7 +60,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, sink, none)\n", progname, w);
 			return -1;
 		}
-		p->name = a;
+		snprintf(p->name, sizeof p->name, "%s", a);
 		pp->n++;
 	}
 	return 0;

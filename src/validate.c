@@ -280,8 +280,12 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 
 	if (na != nb) {
 		free(used);
+		if (g->a1 < g->fa->nstmt)
+			return fail(g->why, g->fa, &g->fa->stmt[g->a1],
+				"a statement crossed the fixed statement '%s'",
+				text(g->fa, &g->fa->stmt[g->a1]));
 		return fail(g->why, g->fa, &g->fa->stmt[g->a0],
-			"%s statements differ in number", "movable");
+			"%s", "statements were added or removed");
 	}
 	for (uint32_t i = 0; i < na; i++) {
 		uint32_t j;
