@@ -17,7 +17,8 @@ inorder() { # file-with-expectations output
 	[ -s "$1" ] || return 0
 	# output lines that are comments are skipped: emitted PTX carries
 	# the test's own expectation lines, which must not match themselves
-	awk 'NR == FNR { want[n++] = $0; next }
+	awk 'BEGIN { k = 0; n = 0 }
+	     NR == FNR { want[n++] = $0; next }
 	     /^[ \t]*\/\// { next }
 	     k < n && index($0, want[k]) { k++ }
 	     END { if (k < n) { print "missing: " want[k]; exit 1 } }' "$1" "$2"
