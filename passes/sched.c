@@ -19,6 +19,7 @@
 
 typedef struct Ctx {
 	const Sched *how;
+	Sched pick;              /* Smix: this region's choice */
 	uint64_t rng;
 	uint8_t *live;           /* per register: live now (bottom-up) */
 	uint32_t *left;          /* per register: uses not yet placed (td) */
@@ -108,7 +109,7 @@ score(Func *f, Ctx *c, Dag *g, uint32_t i, int up)
 	Node *n = &g->node[i];
 	double s = 0, order = (double)i / (g->nnode + 1);
 
-	switch (c->how->kind) {
+	switch (c->pick.kind) {
 	case Spressure:
 		s = up ? -(double)budelta(f, c, n) : (double)tdgain(f, c, n);
 		break;
@@ -120,8 +121,8 @@ score(Func *f, Ctx *c, Dag *g, uint32_t i, int up)
 	case Ssource:
 		break;
 	}
-	if (c->how->noise > 0)
-		s += c->how->noise * (double)(rnd(c) % 1000) / 1000.0;
+	if (c->pick.noise > 0)
+		s += c->pick.noise * (double)(rnd(c) % 1000) / 1000.0;
 	return s + (up ? order : -order) * 1e-3;
 }
 
@@ -231,10 +232,23 @@ region(Func *f, Dag *g, void *arg)
 		free(ord);
 		return;
 	}
+	c->pick = *c->how;
+	if (c->how->kind == Smix) {
+		/* each region its own strategy: the regions that matter to
+		 * ptxas are few, and which they are is not known */
+		uint64_t r = rnd(c);
+		c->pick.kind = (int)(r % 3);
+		c->pick.up = (int)((r >> 8) & 1) || c->pick.kind == Ssink;
+		c->pick.noise = (double)((r >> 16) % 4);
+	}
+	if (c->pick.kind == Ssource) {
+		free(ord);
+		return;
+	}
 	memset(c->out, 0, f->nreg);
 	memset(c->live, 0, f->nreg);
 	liveout(f, g, c->out);
-	if (c->how->up) {
+	if (c->pick.up) {
 		memcpy(c->live, c->out, f->nreg);
 	} else {
 		memset(c->left, 0, f->nreg * sizeof *c->left);
@@ -242,7 +256,7 @@ region(Func *f, Dag *g, void *arg)
 			for (uint32_t k = 0; k < g->node[i].nuse; k++)
 				c->left[g->node[i].use[k]]++;
 	}
-	listsched(f, c, g, ord, c->how->up);
+	listsched(f, c, g, ord, c->pick.up);
 	apply(f, g, ord, c);
 	free(ord);
 }
@@ -252,8 +266,8 @@ region(Func *f, Dag *g, void *arg)
 uint32_t
 sched(Func *f, const Sched *how)
 {
-	Ctx c = {how, how->seed * 2654435761u + 88172645463325252ull, 0, 0,
-		0, 0};
+	Ctx c = {how, *how, how->seed * 2654435761u + 88172645463325252ull,
+		0, 0, 0, 0};
 	size_t n = f->nreg ? f->nreg : 1;
 
 	c.live = calloc(n, 1);

@@ -317,10 +317,10 @@ typedef struct Dag {
 
 /* ---- how a region is scheduled (sched.c) ---- */
 
-enum { Spressure, Ssink, Ssource };
+enum { Spressure, Ssink, Ssource, Smix };
 
 typedef struct Sched {
-	int kind;              /* Spressure, Ssink, Ssource */
+	int kind;              /* Spressure, Ssink, Ssource, Smix */
 	int up;                /* bottom-up engine, else top-down */
 	double noise;          /* random share of the score, 0: none */
 	uint64_t seed;

@@ -50,6 +50,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else if (!strcmp(a, "td") || !strcmp(a, "td-rand"))
 			p->s = (Sched){Spressure, 0, a[2] ? 2.0 : 0, p->s.seed,
 				{0, 0}};
+		else if (!strcmp(a, "mix"))
+			p->s = (Sched){Smix, 1, 0, p->s.seed, {0, 0}};
 		else if (!strcmp(a, "sink"))
 			p->s = (Sched){Ssink, 1, 0, p->s.seed, {0, 0}};
 		else if (!strcmp(a, "none"))
@@ -57,7 +59,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else {
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, sink, none)\n", progname, w);
+				"sched=td-rand, mix, sink, none)\n", progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -250,11 +252,13 @@ helpopt(FILE *f)
 "                                    they are ready\n"
 "                     sched=bu-rand, sched=td-rand  the same with seeded\n"
 "                                    noise in the choice\n"
+"                     mix            each region a strategy drawn from\n"
+"                                    the seed\n"
 "                     sink           move loads down next to their users\n"
 "                     none           nothing\n"
 "  --arch SM        target for ptxas (default: the file's .target)\n"
 "  --no-search      apply the pipeline without asking ptxas\n"
-"  -j N             ptxas runs in parallel (default: 2)\n"
+"  -j N             ptxas runs in parallel (default: the CPUs)\n"
 "  --tries N        variants to try (default 12)\n"
 "  --seed S         seed of the perturbations (default 1)\n"
 "  --report FMT     before/after table on stderr: text (default), json\n"
@@ -345,10 +349,22 @@ variants(Opt *o, Pipe *v, int max)
 	} else
 		for (size_t i = 0; i < countof(base) && n < max; i++)
 			pipeparse(base[i], o->seed, &v[n++]);
+	/* then seeded perturbations: noisy schedulers of several
+	 * strengths, and a strategy drawn per region */
+	static const char *const rnd[] = {
+		"sched=td-rand", "sched=bu-rand", "mix", "sched=td-rand,sink",
+	};
+	static const double noise[] = {1, 2, 4, 0.5, 8};
 	for (uint64_t k = 0; n < max; k++) {
-		const char *r = k % 2 ? "sched=td-rand" : "sched=bu-rand";
-		if (pipeparse(r, o->seed * 1000003u + k, &v[n]))
+		if (pipeparse(rnd[k % countof(rnd)], o->seed * 1000003u + k,
+			&v[n]))
 			return -1;
+		for (int i = 0; i < v[n].n; i++)
+			if (v[n].p[i].s.noise > 0)
+				v[n].p[i].s.noise = noise[(k / 4) % 5];
+		snprintf(v[n].text + strlen(v[n].text),
+			sizeof v[n].text - strlen(v[n].text), "@%llu",
+			(unsigned long long)(o->seed * 1000003u + k));
 		n++;
 	}
 	return n;
@@ -501,7 +517,7 @@ cmdopt(int argc, char **argv)
 	int rc, nk;
 
 	o.report = "text";
-	o.jobs = 2;
+	o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.tries = 12;
 	o.seed = 1;
 	o.search = -1;
