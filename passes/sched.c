@@ -20,6 +20,7 @@
 typedef struct Ctx {
 	const Sched *how;
 	Sched pick;              /* Smix: this region's choice */
+	int32_t *frag;           /* Sfrag: fragment of each node, or -1 */
 	uint64_t rng;
 	uint8_t *live;           /* per register: live now (bottom-up) */
 	uint32_t *left;          /* per register: uses not yet placed (td) */
@@ -120,6 +121,11 @@ score(Func *f, Ctx *c, Dag *g, uint32_t i, int up)
 		break;
 	case Ssource:
 		break;
+	case Sfrag:
+		/* the earliest fragment first; outside the chains, source
+		 * order */
+		s = c->frag[i] >= 0 ? -(double)c->frag[i] * 1e3 : 0;
+		break;
 	}
 	if (c->pick.noise > 0)
 		s += c->pick.noise * (double)(rnd(c) % 1000) / 1000.0;
@@ -139,6 +145,57 @@ place(Func *f, Ctx *c, Node *n, int up)
 			c->left[n->use[k]]--;
 	}
 	UNUSED(f);
+}
+
+/* The softmax step comes in bulk: 32-128 ex2.approx, then converts and
+ * a row sum far below.  Number the ex2s in F fragments in source order;
+ * what they feed (converts, sums, stores of P) belongs to the latest
+ * fragment it depends on, what feeds them (the scaling FMAs, the loads
+ * of S) to the earliest that needs it.  Scheduling fragment by
+ * fragment, top-down, makes each fragment's fp32 values die before the
+ * next one's are born: fmha.py's quarters, derived from the PTX. */
+static int
+fragments(Func *f, Dag *g, int32_t *frag, int F)
+{
+	uint32_t n = g->nnode, nex = 0, k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		frag[i] = -1;
+		Node *x = &g->node[i];
+		if (!x->marker && f->stmt[x->last].op == Oex2)
+			nex++;
+	}
+	if (nex < 8)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		Node *x = &g->node[i];
+		if (!x->marker && f->stmt[x->last].op == Oex2)
+			frag[i] = (int32_t)((uint64_t)k++ * F / nex);
+	}
+	/* forward: consumers take the latest fragment they depend on */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < g->node[i].nsucc && frag[i] >= 0; j++) {
+			uint32_t y = g->node[i].succ[j];
+			if (g->node[y].klass != Kpure && g->node[y].klass != Kst
+			&& g->node[y].klass != Kord)
+				continue;
+			if (frag[y] < frag[i])
+				frag[y] = frag[i];
+		}
+	/* backward: pure producers take the earliest fragment needing them */
+	for (uint32_t i = n; i-- > 0;) {
+		if (frag[i] >= 0 || (g->node[i].klass != Kpure
+		&& g->node[i].klass != Kld))
+			continue;
+		int32_t m = -1;
+		for (uint32_t j = 0; j < g->node[i].nsucc; j++) {
+			int32_t y = frag[g->node[i].succ[j]];
+			if (y >= 0 && (m < 0 || y < m))
+				m = y;
+		}
+		frag[i] = m;
+	}
+	return 1;
 }
 
 /* Fills ord[] with the schedule, top to bottom. */
@@ -245,6 +302,13 @@ region(Func *f, Dag *g, void *arg)
 		free(ord);
 		return;
 	}
+	if (c->pick.kind == Sfrag) {
+		c->frag = xrealloc(c->frag, g->nnode * sizeof *c->frag);
+		if (!fragments(f, g, c->frag, c->pick.frags)) {
+			free(ord);
+			return;
+		}
+	}
 	memset(c->out, 0, f->nreg);
 	memset(c->live, 0, f->nreg);
 	liveout(f, g, c->out);
@@ -266,8 +330,8 @@ region(Func *f, Dag *g, void *arg)
 uint32_t
 sched(Func *f, const Sched *how)
 {
-	Ctx c = {how, *how, how->seed * 2654435761u + 88172645463325252ull,
-		0, 0, 0, 0};
+	Ctx c = {how, *how, 0,
+		how->seed * 2654435761u + 88172645463325252ull, 0, 0, 0, 0};
 	size_t n = f->nreg ? f->nreg : 1;
 
 	c.live = calloc(n, 1);
@@ -277,5 +341,6 @@ sched(Func *f, const Sched *how)
 	free(c.live);
 	free(c.out);
 	free(c.left);
+	free(c.frag);
 	return c.moved;
 }

@@ -317,10 +317,11 @@ typedef struct Dag {
 
 /* ---- how a region is scheduled (sched.c) ---- */
 
-enum { Spressure, Ssink, Ssource, Smix };
+enum { Spressure, Ssink, Ssource, Smix, Sfrag };
 
 typedef struct Sched {
-	int kind;              /* Spressure, Ssink, Ssource, Smix */
+	int kind;              /* Spressure, Ssink, Ssource, Smix, Sfrag */
+	int frags;             /* Sfrag: fragments F */
 	int up;                /* bottom-up engine, else top-down */
 	double noise;          /* random share of the score, 0: none */
 	uint64_t seed;

@@ -45,21 +45,32 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			return -1;
 		p->s.seed = seed + (uint64_t)pp->n;
 		if (!strcmp(a, "bu") || !strcmp(a, "bu-rand"))
-			p->s = (Sched){Spressure, 1, a[2] ? 2.0 : 0, p->s.seed,
-				{0, 0}};
+			p->s = (Sched){.kind = Spressure, .up = 1,
+				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
 		else if (!strcmp(a, "td") || !strcmp(a, "td-rand"))
-			p->s = (Sched){Spressure, 0, a[2] ? 2.0 : 0, p->s.seed,
-				{0, 0}};
-		else if (!strcmp(a, "mix"))
-			p->s = (Sched){Smix, 1, 0, p->s.seed, {0, 0}};
+			p->s = (Sched){.kind = Spressure,
+				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
+		else if (!strncmp(a, "softmax", 7)) {
+			int F = a[7] == '=' ? atoi(a + 8) : 4;
+			if (F != 1 && F != 2 && F != 4 && F != 8) {
+				fprintf(stderr, "%s: softmax=F takes F = 1, 2, 4 "
+					"or 8\n", progname);
+				return -1;
+			}
+			p->s = (Sched){.kind = Sfrag, .frags = F,
+				.seed = p->s.seed};
+		} else if (!strcmp(a, "mix"))
+			p->s = (Sched){.kind = Smix, .up = 1,
+				.seed = p->s.seed};
 		else if (!strcmp(a, "sink"))
-			p->s = (Sched){Ssink, 1, 0, p->s.seed, {0, 0}};
+			p->s = (Sched){.kind = Ssink, .up = 1,
+				.seed = p->s.seed};
 		else if (!strcmp(a, "none"))
 			continue;
 		else {
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, mix, sink, none)\n", progname, w);
+				"sched=td-rand, softmax=F, mix, sink, none)\n", progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -252,6 +263,8 @@ helpopt(FILE *f)
 "                                    they are ready\n"
 "                     sched=bu-rand, sched=td-rand  the same with seeded\n"
 "                                    noise in the choice\n"
+"                     softmax=F      interleave the exp2/convert/sum\n"
+"                                    chains in F fragments (1, 2, 4, 8)\n"
 "                     mix            each region a strategy drawn from\n"
 "                                    the seed\n"
 "                     sink           move loads down next to their users\n"
@@ -337,7 +350,8 @@ variants(Opt *o, Pipe *v, int max)
 {
 	static const char *const base[] = {
 		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
-		"sched=td,sink",
+		"sched=td,sink", "softmax=4", "softmax=2", "softmax=8",
+		"softmax=4,sink",
 	};
 	int n = 0;
 
