@@ -14,6 +14,7 @@ typedef struct Cmd {
 static const Cmd cmds[] = {
 	{"check", cmdcheck, "parse and validate PTX, print diagnostics"},
 	{"emit", cmdemit, "write PTX back: losslessly, or canonically"},
+	{"pressure", cmdpressure, "register pressure, caps and roles per kernel"},
 };
 
 static void
