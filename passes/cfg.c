@@ -307,6 +307,8 @@ fillcfg(Func *f, Module *m)
 	a = anew();
 	A = f->ana = zalloc(a, sizeof *A);
 	A->a = a;
+	if (m && m->target && !strncmp(m->target, "sm_", 3))
+		A->sm = atoi(m->target + 3);
 	A->nword = (f->nreg + 63) / 64;
 	if (!A->nword)
 		A->nword = 1;

@@ -216,6 +216,7 @@ filllive(Func *f)
 	}
 	defined(f, defd);
 	dataflow(f, gen, kill);
+	filluniform(f);
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		Blk *B = &A->blk[b];
 		uint64_t *d = defd + (size_t)b * W;
@@ -237,6 +238,8 @@ add(Walk *w, int32_t r)
 	if (bitget(w->live, r))
 		return;
 	bitset(w->live, r);
+	if (w->f->ana->free && w->f->ana->free[r])
+		return;
 	if (w->f->reg[r].pred)
 		w->pcur++;
 	else
@@ -249,6 +252,8 @@ del(Walk *w, int32_t r)
 	if (!bitget(w->live, r))
 		return;
 	bitclr(w->live, r);
+	if (w->f->ana->free && w->f->ana->free[r])
+		return;
 	if (w->f->reg[r].pred)
 		w->pcur--;
 	else
@@ -366,4 +371,112 @@ walkend(Walk *w)
 	free(w->first);
 	free(w->tmp);
 	memset(w, 0, sizeof *w);
+}
+
+/* ---- registers that cost no R register ----
+ * Since sm_75 a warp-uniform value (from parameters, constants, the
+ * block and grid indices) lives in the uniform file (UR0-UR63), which
+ * ptxas does not count in "Used N registers".  Optimistic: every
+ * register starts uniform and loses it when some write of it is not. */
+
+static int
+unispecial(Str s)
+{
+	static const char *const v[] = {
+		"%ntid", "%nctaid", "%ctaid", "%nclusterid", "%clusterid",
+		"%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
+		"%cluster_nctarank", "%gridid", "%dynamic_smem_size",
+		"%total_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
+	};
+	for (size_t i = 0; i < countof(v); i++)
+		if (!strncmp(s, v[i], strlen(v[i])))
+			return 1;
+	return 0;
+}
+
+typedef struct Uni { Func *f; uint8_t *u; int src, ch; } Uni;
+
+static void
+unisrc(const Opnd *o, Uni *U)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		unisrc(&o->sub[i], U);
+	if (o->kind == Preg && o->reg >= 0 && !U->u[o->reg])
+		U->src = 0;
+	if (o->kind == Preg && o->reg < 0 && !unispecial(o->s))
+		U->src = 0;
+}
+
+static void
+unidst(void *arg, int32_t r, int def, int kill)
+{
+	Uni *U = arg;
+
+	UNUSED(kill);
+	if (def && !U->src && U->u[r]) {
+		U->u[r] = 0;
+		U->ch = 1;
+	}
+}
+
+static int
+unisource(const Stmt *s)
+{
+	Klass k = opklass(s);
+
+	if (k == Kpure)
+		return 1;
+	if (s->op != Old && s->op != Oldu)
+		return 0;
+	for (uint32_t i = 0; i < s->nmod; i++)
+		if (!strcmp(s->mod[i], ".param") || !strcmp(s->mod[i], ".const"))
+			return 1;
+	return 0;
+}
+
+void
+filluniform(Func *f)
+{
+	Ana *A = f->ana;
+	Uni U = {f, 0, 0, 1};
+	uint64_t *par = calloc(A->nword, 8);
+
+	A->free = zalloc(A->a, f->nreg + 1);
+	if (!par)
+		die("out of memory");
+	U.u = A->free;
+	params(f, par);
+	for (uint32_t r = 0; r < f->nreg; r++)
+		U.u[r] = !bitget(par, r);
+	free(par);
+	while (U.ch) {
+		U.ch = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			const Stmt *s = &f->stmt[i];
+			Defs d = s->kind == Sins ? defs(s) : DNO;
+			if (d == DNO)
+				continue;
+			U.src = unisource(s);
+			if (s->guard)
+				unisrc(s->guard, &U);
+			for (uint32_t k = 1; k < s->nop; k++)
+				unisrc(&s->opd[k], &U);
+			if (d == D0U)
+				U.src = 0;
+			insregs(s, unidst, &U);
+		}
+	}
+	if (A->sm >= 75)
+		return;
+	/* before the uniform file: only .param values, read from c[] */
+	for (uint32_t r = 0; r < f->nreg; r++)
+		U.u[r] = 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		const Stmt *s = &f->stmt[i];
+		if (s->kind == Sins && s->op == Old && s->nop
+		&& s->opd[0].kind == Preg && s->opd[0].reg >= 0)
+			for (uint32_t k = 0; k < s->nmod; k++)
+				if (!strcmp(s->mod[k], ".param"))
+					U.u[s->opd[0].reg] = 1;
+	}
 }

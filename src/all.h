@@ -339,6 +339,10 @@ typedef struct Ana {
 	int launch;             /* cap at entry: 255, .maxnreg, ... */
 	int capknown;           /* ptxas knows the count at entry */
 	int nsetmax;            /* setmaxnreg instructions */
+	int sm;                 /* cfg.c: the target's number, 0 unknown */
+	uint8_t *free;          /* live.c: per register, 1 when it takes no
+	                         * R register (uniform on sm_75+, or a
+	                         * .param value ptxas reads from c[]) */
 } Ana;
 
 /* A backward walk over one block's instructions, giving the live set
@@ -390,6 +394,7 @@ int isterm(const Stmt *, Module *);
 typedef void Regfn(void *, int32_t reg, int def, int kill);
 void insregs(const Stmt *, Regfn *, void *);
 void filllive(Func *);
+void filluniform(Func *);
 void walkbegin(Walk *, Func *, uint32_t blk);
 int walkprev(Walk *);
 void walkend(Walk *);
