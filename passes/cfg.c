@@ -139,27 +139,20 @@ isterm(const Stmt *s, Module *m)
 	return 0;
 }
 
-/* The labels of "tbl: .branchtargets L1, L2;", by name. */
+/* The labels of "tbl: .branchtargets L1, L2;": the grammar keeps the
+ * tokens after the directive in decl->attr, commas included. */
 static void
 tablabels(Cfg *C, uint32_t at, uint32_t i, void (*fn)(Cfg *, uint32_t,
 	int64_t), uint32_t from)
 {
 	Stmt *d = &C->f->stmt[at + 1];
-	const char *p;
 
-	if (at + 1 >= C->f->nstmt || d->kind != Sdir
-	|| strncmp(d->name, ".branchtargets", 14))
+	if (at + 1 >= C->f->nstmt || d->kind != Sdir || !d->decl
+	|| strcmp(d->name, ".branchtargets"))
 		return;
-	for (p = d->name + 14; *p;) {
-		while (*p == ' ' || *p == ',' || *p == '\t' || *p == ';')
-			p++;
-		const char *q = p;
-		while (*q && !strchr(" ,\t;", *q))
-			q++;
-		if (q > p)
-			fn(C, from, target(C, i, intern(p, q - p)));
-		p = q;
-	}
+	for (uint32_t k = 0; k < d->decl->nattr; k++)
+		if (strcmp(d->decl->attr[k], ","))
+			fn(C, from, target(C, i, d->decl->attr[k]));
 }
 
 static void

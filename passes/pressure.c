@@ -47,8 +47,20 @@ threads(const char *args)
 	return n;
 }
 
-/* The cap at entry; *known: whether ptxas knows it there (setmaxnreg
- * is honoured only then). */
+static int
+hasminb(Func *f)
+{
+	for (uint32_t i = 0; i < f->nperf; i++)
+		if (!strcmp(f->perf[i].name, ".minnctapersm"))
+			return 1;
+	return 0;
+}
+
+/* The cap at entry; *known: whether ptxas knows the count there, so
+ * that it honours setmaxnreg: 2 with .maxnreg, or a block size and
+ * .minnctapersm (CUTLASS and nvFuser pin it so); 1 with a block size
+ * alone (ptxas 13.0 honours it in some kernels and drops it, C7508,
+ * in others); 0 with neither (always dropped). */
 int
 launchcap(Func *f, int *known)
 {
@@ -62,16 +74,17 @@ launchcap(Func *f, int *known)
 			long v = p->args ? strtol(p->args, 0, 10) : 0;
 			if (v > 0 && v < cap)
 				cap = (int)v;
-			*known = 1;
+			*known = 2;
 		} else if (!strcmp(p->name, ".maxntid")
 		|| !strcmp(p->name, ".reqntid")) {
 			nt = threads(p->args);
-			*known = 1;
 		} else if (!strcmp(p->name, ".minnctapersm")) {
 			long v = p->args ? strtol(p->args, 0, 10) : 1;
 			minb = v > 0 ? v : 1;
 		}
 	}
+	if (nt > 0 && *known < 2)
+		*known = minb > 1 || hasminb(f) ? 2 : 1;
 	if (nt > 0) {
 		long warps = (nt + 31) / 32;
 		long v = Smregs / (warps * minb * 32) / Gran * Gran;

@@ -337,7 +337,8 @@ typedef struct Ana {
 	int ppeak;              /* max of ppred */
 	int floor, floorat;     /* max of across, and where */
 	int launch;             /* cap at entry: 255, .maxnreg, ... */
-	int capknown;           /* ptxas knows the count at entry */
+	int capknown;           /* ptxas knows the count at entry: 2 yes,
+	                         * 1 maybe (block size alone), 0 no */
 	int nsetmax;            /* setmaxnreg instructions */
 	int sm;                 /* cfg.c: the target's number, 0 unknown */
 	uint8_t *free;          /* live.c: per register, 1 when it takes no

@@ -497,8 +497,9 @@ printtext(FILE *o, Kern *k, Src *S)
 	fprintf(o, "\n  cap %d at launch (%s)", A->launch, launchwhy(f));
 	if (A->nsetmax)
 		fprintf(o, ", %d to %d by setmaxnreg%s", capmin(f),
-			capmax(f), A->capknown ? "" : " (ignored: no count "
-			"at entry)");
+			capmax(f), A->capknown == 2 ? "" : A->capknown
+			? " (may be ignored, C7508: add .minnctapersm)"
+			: " (ignored: no count at entry)");
 	fprintf(o, "\n  spill predicted: %s", k->spill ? "yes" : "no");
 	if (k->spill)
 		fprintf(o, " (%d > cap %d at line %u)", A->press[k->spillat],
@@ -628,7 +629,8 @@ printjson(FILE *o, Kern *k, Src *S, int first)
 		f->entry ? "true" : "false", f->pos.line, A->nblk, A->peak,
 		f->stmt[A->peakat].pos.line, A->ppeak, A->floor,
 		A->cap[A->peakat] ? A->cap[A->peakat] : A->launch, A->launch,
-		A->capknown ? "true" : "false", A->nsetmax,
+		A->capknown == 2 ? "true" : A->capknown ? "\"maybe\""
+		: "false", A->nsetmax,
 		k->spill ? "true" : "false");
 	jpx(o, k->px);
 	fprintf(o, ",\n\t \"roles\": [");
