@@ -22,7 +22,7 @@
 enum { Tnone, Ttid, Twarp, Tpred };
 enum { Maxfact = 64, Minwork = 64 };
 
-typedef struct Fact { char what[48]; } Fact;
+typedef struct Fact { char what[96]; } Fact;
 
 typedef struct Taint {
 	uint8_t *kind;          /* per register */
@@ -267,7 +267,7 @@ name(Taint *T, uint64_t m, char *out, size_t n)
 		if (!(m >> i & 1))
 			continue;
 		const char *w = T->fact[i / 2].what;
-		char buf[64];
+		char buf[112];
 		if (i & 1) {
 			/* negate by spelling: "warp == 14" -> "warp != 14" */
 			const char *sp = strchr(w, ' ');
