@@ -202,6 +202,7 @@ struct Func {
 	uint32_t nreg;
 	Reg *reg;
 	Pos pos;
+	struct Ana *ana;    /* cfg.c, live.c, pressure.c: analyses, or 0 */
 };
 
 /* ---- the module ---- */
@@ -338,6 +339,124 @@ typedef struct Diag {
 	int max;            /* stop after this many errors */
 	int quiet;
 } Diag;
+
+/* ---- analysis (cfg.c, live.c, pressure.c, roles.c) ----
+ * Blocks are statement ranges of the flat body; registers sets are
+ * bitsets of Func.reg ids, Ana.nword words each.  One arena per
+ * function holds all of it; freeana() drops it at once. */
+
+typedef struct Blk {
+	uint32_t first, end;    /* statements [first, end) */
+	uint32_t nsucc, npred;
+	uint32_t *succ, *pred;  /* block ids */
+	uint64_t *in, *out;     /* live.c: live and defined at the edges */
+	uint64_t *din;          /* live.c: defined on some path to entry */
+	int cap;                /* pressure.c: register cap on entry */
+	int capmix;             /* paths arrive with different caps */
+	int role;               /* roles.c: role id, -1 for none */
+} Blk;
+
+typedef struct Ana {
+	Arena *a;
+	uint32_t nblk;
+	Blk *blk;
+	uint32_t *blkof;        /* statement -> block */
+	uint32_t nword;         /* words of a register set */
+	/* pressure.c, per statement (0 for non-instructions) */
+	uint16_t *press;        /* 32-bit units live at the statement */
+	uint16_t *ppred;        /* predicates live */
+	uint16_t *across;       /* units live across an immovable one */
+	uint16_t *cap;          /* cap the statement runs under */
+	int peak, peakat;       /* max of press, and where */
+	int ppeak;              /* max of ppred */
+	int floor, floorat;     /* max of across, and where */
+	int launch;             /* cap at entry: 255, .maxnreg, ... */
+	int capknown;           /* ptxas knows the count at entry: 2 yes,
+	                         * 1 maybe (block size alone), 0 no */
+	int nsetmax;            /* setmaxnreg instructions */
+	int sm;                 /* cfg.c: the target's number, 0 unknown */
+	uint8_t *free;          /* live.c: per register, 1 when it takes no
+	                         * R register (uniform on sm_75+, or a
+	                         * .param value ptxas reads from c[]) */
+} Ana;
+
+/* A backward walk over one block's instructions, giving the live set
+ * and the pressure at each. */
+typedef struct Walk {
+	Func *f;
+	uint32_t b;             /* block */
+	uint32_t i;             /* statement the figures describe */
+	uint64_t *live;         /* live before i */
+	int units, preds;       /* pressure at i (max of before, across) */
+	int across;             /* units live across i */
+	int ucur, pcur;         /* private: running counts */
+	int32_t *first;         /* private: first def in the block */
+	int32_t *tmp;
+	uint32_t ntmp, captmp;
+} Walk;
+
+/* A hot region: a run of statements near a pressure peak. */
+typedef struct Region {
+	uint32_t first, last;   /* statements, inclusive */
+	uint32_t at;            /* the peak statement */
+	int peak, floor, cap;
+} Region;
+
+/* A warp role: blocks that only warps of some index run. */
+typedef struct Role {
+	char what[160];         /* "warp == 14", "warpgroup != 0, ..." */
+	uint32_t first;         /* first statement */
+	uint32_t nins;          /* instructions */
+	int cap;                /* cap it runs under */
+	int peak;               /* pressure peak inside */
+	int loop;               /* holds a loop */
+	char ops[96];           /* notable work: "tcgen05.mma, ex2" */
+} Role;
+
+/* A lint finding about one function. */
+typedef struct Finding {
+	const char *kind;       /* "setmaxnreg-missing", ... */
+	uint32_t at;            /* statement it points at */
+	char msg[480];
+} Finding;
+
+/* ---- cfg.c ---- */
+void fillcfg(Func *, Module *);
+void freeana(Func *);
+int isterm(const Stmt *, Module *);
+
+/* ---- live.c ---- */
+typedef void Regfn(void *, int32_t reg, int def, int kill);
+void insregs(const Stmt *, Regfn *, void *);
+void filllive(Func *);
+void filluniform(Func *);
+void walkbegin(Walk *, Func *, uint32_t blk);
+int walkprev(Walk *);
+void walkend(Walk *);
+int bitget(const uint64_t *, uint32_t);
+
+/* ---- pressure.c ---- */
+int launchcap(Func *, int *known);
+void fillpressure(Func *);
+uint32_t regions(Func *, Region *, uint32_t max);
+int allocgran(int regs);
+
+/* ---- roles.c ---- */
+uint32_t fillroles(Func *, Module *, Role *, uint32_t max);
+uint32_t lintfunc(Func *, Module *, Finding *, uint32_t max);
+int lint(Module *, Diag *);
+
+/* ---- svg.c ---- */
+struct Buf;
+void svgbegin(struct Buf *, int npanel);
+void svgpanel(struct Buf *, Func *, const Region *, uint32_t,
+	char (*label)[96], int y0, int link);
+int svgheight(void);
+
+/* ---- cmdpressure.c ---- */
+int cmdpressure(int, char **);
+
+/* ---- end of analysis ---- */
 
 /* ---- util.c ---- */
 void *alloc(Arena *, size_t);

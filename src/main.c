@@ -14,11 +14,13 @@ typedef struct Cmd {
 static const Cmd cmds[] = {
 	{"check", cmdcheck, "parse and validate PTX, print diagnostics"},
 	{"emit", cmdemit, "write PTX back: losslessly, or canonically"},
+	{"pressure", cmdpressure, "register pressure, caps and roles per "
+		"kernel"},
 	{"opt", cmdopt, "rewrite PTX so that ptxas spills less"},
-	{"verify", cmdverify, "run original and rewritten PTX on the GPU, "
-		"compare, time"},
 	{"validate", cmdvalidate, "prove a rewrite computes what the "
 		"original does"},
+	{"verify", cmdverify, "run original and rewritten PTX on the GPU, "
+		"compare, time"},
 };
 
 static void
