@@ -52,6 +52,7 @@ CASES = {
 # causality, varlen and q_stage (2 here, since seqlen > 128), not on the
 # exact sizes.
 BATCH, SEQLEN, HEADS, HDIM = 4, 4096, 16, 128
+NO_DRIVER = 4  # child's exit code: compiled, but could not JIT-load
 
 
 def fake_hardware(sm_count):
@@ -165,7 +166,9 @@ def drive(args):
             if f.endswith(".ptx"):
                 os.remove(os.path.join(d, f))
         env = dict(os.environ)
+        # CUTE_DSL_KEEP_PTX is the pre-4.5 spelling of CUTE_DSL_KEEP=ptx
         env.update(CUTE_DSL_ARCH="sm_100a", CUTE_DSL_KEEP="ptx",
+                   CUTE_DSL_KEEP_PTX="1",
                    CUTE_DSL_DUMP_DIR=d, FLASH_ATTENTION_ARCH="sm_100",
                    PYTHONWARNINGS="ignore")
         t0 = time.time()
@@ -176,6 +179,8 @@ def drive(args):
                 env=env, stdout=log, stderr=subprocess.STDOUT)
         ptx = sorted(f for f in os.listdir(d) if f.endswith(".ptx"))
         status = "ok" if rc == 0 and ptx else "failed(rc=%d)" % rc
+        if rc == NO_DRIVER and ptx:
+            status = "ok(no-jit)"
         print("compile_fa4: %-26s %-12s %3.0fs %d ptx" %
               (name, status, time.time() - t0, len(ptx)), file=sys.stderr)
         rows.append((name, status, ptx))
@@ -196,7 +201,16 @@ def main():
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        run_case(args.child, args.sm_count)
+        try:
+            run_case(args.child, args.sm_count)
+        except Exception as e:
+            # Before 4.5 the DSL loads the module right after compiling,
+            # and that needs the driver; the PTX is on disk by then.
+            if type(e).__name__ != "CudaDriverDependencyError":
+                raise
+            print("compile_fa4: PTX written; JIT load needs a driver: %s"
+                  % str(e).splitlines()[0], file=sys.stderr)
+            return NO_DRIVER
         return 0
     if not args.out:
         ap.error("--out is required")
