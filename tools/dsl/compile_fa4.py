@@ -115,7 +115,18 @@ def empties(torch, varlen):
     return t, cu
 
 
-def run_case(name, sm_count):
+def set_cuda_major(major):
+    """FA4 turns the 2-CTA forward off when torch.version.cuda is 12.x
+    (flash_attn/cute/utils.py, _fa_disable_2cta_cuda12).  The PyPI torch
+    used here is a CUDA 12.8 build, but the report ran CUDA 13, where the
+    hd128 non-causal forward is the 2-CTA kernel with the 176-register
+    softmax budget.  Decide by --cuda-major, not by the torch installed."""
+    from flash_attn.cute import utils
+    if hasattr(utils, "_fa_disable_2cta_cuda12"):
+        utils._fa_disable_2cta_cuda12 = major == 12
+
+
+def run_case(name, sm_count, cuda_major=13):
     """Child: compile one case; the DSL dumps the PTX.
 
     The backward is called directly, as FlashAttnFunc.backward does:
@@ -126,6 +137,7 @@ def run_case(name, sm_count):
     import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
     from flash_attn.cute import interface as fa
+    set_cuda_major(cuda_major)
 
     with FakeTensorMode():
         (q, k, v, out, dout, lse), cu = empties(torch, varlen)
@@ -155,9 +167,10 @@ def drive(args):
     os.makedirs(out, exist_ok=True)
     names = args.case or list(CASES)
     rows = []
-    info = "nvidia-cutlass-dsl %s, flash-attn-4 %s, quack-kernels %s" % (
+    info = ("nvidia-cutlass-dsl %s, flash-attn-4 %s, quack-kernels %s, "
+            "FA4 told CUDA %d") % (
         version("nvidia-cutlass-dsl"), version("flash-attn-4"),
-        version("quack-kernels"))
+        version("quack-kernels"), args.cuda_major)
     print("compile_fa4: " + info, file=sys.stderr)
     for name in names:
         d = os.path.join(out, name)
@@ -175,7 +188,8 @@ def drive(args):
         with open(os.path.join(d, "compile.log"), "w") as log:
             rc = subprocess.call(
                 [sys.executable, os.path.abspath(__file__), "--child", name,
-                 "--sm-count", str(args.sm_count)],
+                 "--sm-count", str(args.sm_count),
+                 "--cuda-major", str(args.cuda_major)],
                 env=env, stdout=log, stderr=subprocess.STDOUT)
         ptx = sorted(f for f in os.listdir(d) if f.endswith(".ptx"))
         status = "ok" if rc == 0 and ptx else "failed(rc=%d)" % rc
@@ -198,11 +212,14 @@ def main():
                     help="case to compile (repeatable; default all)")
     ap.add_argument("--sm-count", type=int, default=148,
                     help="SM count the stand-in HardwareInfo reports")
+    ap.add_argument("--cuda-major", type=int, default=13,
+                    help="CUDA major FA4 should assume (12 disables its "
+                    "2-CTA forward; default 13, as in the report)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         try:
-            run_case(args.child, args.sm_count)
+            run_case(args.child, args.sm_count, args.cuda_major)
         except Exception as e:
             # Before 4.5 the DSL loads the module right after compiling,
             # and that needs the driver; the PTX is on disk by then.
