@@ -112,7 +112,7 @@ regsof(Opnd *o, Rv *r)
 void
 defuse(Stmt *s, Rv *def, Rv *use)
 {
-	Defs d = opinfo[s->op].defs;
+	Defs d = opdefs(s);
 	uint32_t k = 0;
 
 	if (s->nop && (d == D0 || d == D0U) && s->opd[0].kind != Paddr) {

@@ -47,25 +47,6 @@ visit(const Opnd *o, Regfn *fn, void *arg, int def, int kill)
 		fn(arg, o->reg, def, def && kill && !o->comp);
 }
 
-/* Does s write operand 0?  The table's answer, corrected for forms it
- * cannot spell: bar.red and barrier.red write a register. */
-static Defs
-defs(const Stmt *s)
-{
-	Defs d = opinfo[s->op].defs;
-
-	if ((s->op == Obar || s->op == Obarrier) && s->nop
-	&& s->opd[0].kind == Preg) {
-		for (uint32_t i = 0; i < s->nmod; i++)
-			if (!strcmp(s->mod[i], ".red"))
-				return D0;
-	}
-	if (d == DCALL)
-		return s->nop && s->opd[0].kind == Plist ? D0 : DNO;
-	if (s->nop && s->opd[0].kind == Paddr)
-		return DNO;  /* an unknown opcode that stores */
-	return d;
-}
 
 /* Calls fn for every register s reads (def 0), then every one it
  * writes (def 1; kill when the write ends the old value). */
@@ -77,7 +58,7 @@ insregs(const Stmt *s, Regfn *fn, void *arg)
 
 	if (s->kind != Sins)
 		return;
-	d = defs(s);
+	d = opdefs(s);
 	if (s->guard)
 		visit(s->guard, fn, arg, 0, 0);
 	for (uint32_t k = d == DNO ? 0 : 1; k < s->nop; k++)
@@ -453,7 +434,7 @@ filluniform(Func *f)
 		U.ch = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			const Stmt *s = &f->stmt[i];
-			Defs d = s->kind == Sins ? defs(s) : DNO;
+			Defs d = s->kind == Sins ? opdefs(s) : DNO;
 			if (d == DNO)
 				continue;
 			U.src = unisource(s);

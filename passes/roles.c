@@ -150,7 +150,7 @@ taintins(Taint *T, const Stmt *s)
 	int shift, ok, t;
 	long v = 0;
 
-	if (s->kind != Sins || !s->nop || opinfo[s->op].defs != D0)
+	if (s->kind != Sins || !s->nop || opdefs(s) != D0)
 		return;
 	t = srctaint(T, s, &shift);
 	for (uint32_t k = 1; k < s->nop && !v; k++)

@@ -479,6 +479,7 @@ void diag(Diag *, const char *sev, Pos, uint32_t off, uint32_t len,
 int oplookup(const char *, size_t, size_t *baselen);
 int modknown(Str);
 Klass opklass(const Stmt *);
+Defs opdefs(const Stmt *);
 int specialreg(Str);
 
 /* ---- parse.c ---- */

@@ -125,7 +125,7 @@ checkins(Diag *d, Stmt *s)
 				"unknown modifier '%s' on '%s'", s->mod[k],
 				s->name);
 	/* a destination that is a bare name must be a register */
-	Defs df = opinfo[s->op].defs;
+	Defs df = opdefs(s);
 	if (s->nop && (df == D0 || df == D0U) && s->opd[0].kind == Psym)
 		diag(d, "error", s->pos, s->text.off, s->text.len,
 			"undeclared register '%s'", s->opd[0].s);

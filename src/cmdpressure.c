@@ -437,6 +437,26 @@ capmax(Func *f)
 	return c ? c : A->launch;
 }
 
+/* The counts the setmaxnreg instructions ask for, whether or not ptxas
+ * will honour them. */
+static void
+asked(Func *f, int *lo, int *hi)
+{
+	*lo = 1 << 30;
+	*hi = 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop
+		|| s->opd[0].kind != Pint)
+			continue;
+		int v = atoi(s->opd[0].s);
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+	}
+	if (!*hi)
+		*lo = 0;
+}
+
 static const char *
 launchwhy(Func *f)
 {
@@ -495,11 +515,15 @@ printtext(FILE *o, Kern *k, Src *S)
 	if (A->floor)
 		fprintf(o, " at line %u", f->stmt[A->floorat].pos.line);
 	fprintf(o, "\n  cap %d at launch (%s)", A->launch, launchwhy(f));
-	if (A->nsetmax)
-		fprintf(o, ", %d to %d by setmaxnreg%s", capmin(f),
-			capmax(f), A->capknown == 2 ? "" : A->capknown
-			? " (may be ignored, C7508: add .minnctapersm)"
-			: " (ignored: no count at entry)");
+	if (A->nsetmax && A->capknown == 2)
+		fprintf(o, ", %d to %d by setmaxnreg", capmin(f), capmax(f));
+	else if (A->nsetmax) {
+		int lo, hi;
+		asked(f, &lo, &hi);
+		fprintf(o, ", %d to %d asked by setmaxnreg%s", lo, hi,
+			A->capknown ? " (may be ignored, C7508: add "
+			".minnctapersm)" : " (ignored: no count at entry)");
+	}
 	fprintf(o, "\n  spill predicted: %s", k->spill ? "yes" : "no");
 	if (k->spill)
 		fprintf(o, " (%d > cap %d at line %u)", A->press[k->spillat],

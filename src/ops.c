@@ -288,3 +288,22 @@ opklass(const Stmt *s)
 				return Kfull;
 	return k;
 }
+
+/* Does s write operand 0?  The table's answer, sharpened for forms a
+ * row cannot spell: bar.red and barrier.red write a register; a call
+ * writes its parenthesised return list; an address in first place is a
+ * store, whatever the opcode. */
+Defs
+opdefs(const Stmt *s)
+{
+	Defs d = opinfo[s->op].defs;
+
+	if ((s->op == Obar || s->op == Obarrier) && s->nop
+	&& s->opd[0].kind == Preg && hasmod(s, ".red"))
+		return D0;
+	if (d == DCALL)
+		return s->nop && s->opd[0].kind == Plist ? D0 : DNO;
+	if (s->nop && s->opd[0].kind == Paddr)
+		return DNO;
+	return d;
+}

@@ -166,7 +166,7 @@ access(Stmt *s, Acc *a)
 {
 	Iv d = {0}, u = {0};
 	uint32_t first = 0;
-	Defs w = opinfo[s->op].defs;
+	Defs w = opdefs(s);
 
 	if (s->nop && s->opd[0].kind != Paddr && (w == D0 || w == D0U)) {
 		collect(&s->opd[0], &d);
