@@ -14,6 +14,8 @@ typedef struct Cmd {
 static const Cmd cmds[] = {
 	{"check", cmdcheck, "parse and validate PTX, print diagnostics"},
 	{"emit", cmdemit, "write PTX back: losslessly, or canonically"},
+	{"cache", cmdcache, "show or clear ptxpress-ptxas's result cache"},
+	{"dump", cmddump, "rewrite a CuTe DSL or Triton dump folder"},
 };
 
 static void
