@@ -394,6 +394,7 @@ void hinit(Hash *);
 void hadd(Hash *, const void *, size_t);
 void hfield(Hash *, const char *, size_t);
 void hhex(Hash *, char out[65]);
+char *ptxasversion(const char *ptxas);
 char *cachedir(void);
 int cacheget(const char *key, char **text, size_t *n);
 void cacheput(const char *key, int kind, const char *text, size_t n);

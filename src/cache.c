@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "all.h"
 
@@ -126,6 +127,46 @@ hhex(Hash *h, char out[65])
 	hadd(h, pad, k + 8);
 	for (int i = 0; i < 8; i++)
 		snprintf(out + 8 * i, 9, "%08x", (unsigned)h->h[i]);
+}
+
+/* ---- which ptxas ---- */
+
+/* What ptxas --version prints (malloc'd), or NULL.  It is part of the
+ * key: a different ptxas may want a different rewrite. */
+char *
+ptxasversion(const char *ptxas)
+{
+	char *argv[] = {(char *)ptxas, "--version", 0}, chunk[512];
+	Buf b = {0};
+	int fd[2], st;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fd))
+		return 0;
+	fflush(stdout);
+	fflush(stderr);
+	if (!(pid = fork())) {
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		close(fd[1]);
+		execv(ptxas, argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (pid > 0 && ((k = read(fd[0], chunk, sizeof chunk)) > 0
+	|| (k < 0 && errno == EINTR)))
+		if (k > 0)
+			bput(&b, chunk, (size_t)k);
+	close(fd[0]);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || !b.p) {
+		free(b.p);
+		return 0;
+	}
+	return b.p;
 }
 
 /* ---- where ---- */

@@ -251,9 +251,6 @@ cleanup(Run *r)
 	b.n = 0;
 	bprintf(&b, "%s/stderr", r->tmpdir);
 	unlink(b.p);
-	b.n = 0;
-	bprintf(&b, "%s/version", r->tmpdir);
-	unlink(b.p);
 	rmdir(r->tmpdir);
 	free(b.p);
 }
@@ -281,23 +278,8 @@ filehash(const char *path, char out[65])
 static int
 keysetup(Run *r)
 {
-	char *argv[] = {r->real, "--version", 0};
-	Buf b = {0};
-	size_t n;
-	int fd, st;
-
-	if (r->ptxasver)
-		return 0;
-	if (!tmpdir(r) || filehash("/proc/self/exe", r->self))
-		return -1;
-	bprintf(&b, "%s/version", r->tmpdir);
-	fd = open(b.p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	st = fd < 0 ? -1 : runto(argv, fd, fd);
-	if (fd >= 0)
-		close(fd);
-	if (st == 0)
-		r->ptxasver = pxslurp(b.p, &n);
-	free(b.p);
+	if (!r->ptxasver && !filehash("/proc/self/exe", r->self))
+		r->ptxasver = ptxasversion(r->real);
 	return r->ptxasver ? 0 : -1;
 }
 
