@@ -6,3 +6,41 @@ include(GNUInstallDirs)
 add_executable(ptxpress-ptxas tools/ptxpress-ptxas.c)
 target_link_libraries(ptxpress-ptxas PRIVATE ptxcore)
 target_compile_options(ptxpress-ptxas PRIVATE -Wall -Wextra -Wpedantic)
+
+# ---- installing: both programs, man pages, CMake package, pkg-config
+
+install(TARGETS ptxpress-ptxas RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+set(MANDIR ${CMAKE_CURRENT_BINARY_DIR}/man)
+set(H2M ${CMAKE_CURRENT_SOURCE_DIR}/man/help2man.sh)
+add_custom_command(OUTPUT ${MANDIR}/ptxpress.1 ${MANDIR}/ptxpress-ptxas.1
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${MANDIR}
+  COMMAND sh ${H2M} $<TARGET_FILE:ptxpress> ptxpress
+    "read PTX, find register pressure, rewrite it, prove it"
+    ${PROJECT_VERSION} > ${MANDIR}/ptxpress.1
+  COMMAND sh ${H2M} $<TARGET_FILE:ptxpress-ptxas> ptxpress-ptxas
+    "a drop-in ptxas that rewrites PTX with ptxpress first"
+    ${PROJECT_VERSION} > ${MANDIR}/ptxpress-ptxas.1
+  DEPENDS ptxpress ptxpress-ptxas ${H2M}
+  COMMENT "man pages from the --help texts" VERBATIM)
+add_custom_target(man ALL DEPENDS ${MANDIR}/ptxpress.1
+  ${MANDIR}/ptxpress-ptxas.1)
+install(FILES ${MANDIR}/ptxpress.1 ${MANDIR}/ptxpress-ptxas.1
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+include(CMakePackageConfigHelpers)
+set(PKGDIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptxpress)
+set(PKGSRC ${CMAKE_CURRENT_SOURCE_DIR}/cmake/package)
+configure_package_config_file(${PKGSRC}/ptxpressConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/ptxpressConfig.cmake
+  INSTALL_DESTINATION ${PKGDIR} PATH_VARS CMAKE_INSTALL_BINDIR)
+write_basic_package_version_file(
+  ${CMAKE_CURRENT_BINARY_DIR}/ptxpressConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ptxpressConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/ptxpressConfigVersion.cmake
+  ${PKGSRC}/ptxpressCuda.cmake DESTINATION ${PKGDIR})
+configure_file(${PKGSRC}/ptxpress.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ptxpress.pc
+  @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ptxpress.pc
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/pkgconfig)
