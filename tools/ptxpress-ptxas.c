@@ -449,16 +449,20 @@ logfile(Run *r, In *in, const char *status)
 	measure(r, in->path, &a);
 	if (in->tmp)
 		measure(r, in->tmp, &b);
-	for (int i = 0; i < a.nfn; i++) {
-		const Pxfn *f = &a.fn[i], *g = in->tmp ? findfn(&b, f->name) : f;
-		if (!g)
-			g = f;
+	/* the original may not assemble (a NUL-terminated dump); then
+	 * the kernels are the rewrite's, and "before" is unknown (-1) */
+	const Pxres *src = a.nfn || !in->tmp ? &a : &b;
+	for (int i = 0; i < src->nfn; i++) {
+		const char *name = src->fn[i].name;
+		const Pxfn *f = findfn(&a, name);
+		const Pxfn *g = in->tmp ? findfn(&b, name) : f;
 		l.n = 0;
 		bprintf(&l, "ptxpress-ptxas file=%s arch=%s kernel=%s "
 			"regs=%d->%d spill=%ld->%ld stack=%ld->%ld "
-			"pipeline=%s status=%s\n", in->path, a.arch, f->name,
-			f->regs, g->regs, spill(f), spill(g), f->stack,
-			g->stack, *r->pipeline ? r->pipeline : "default", status);
+			"pipeline=%s status=%s\n", in->path, src->arch, name,
+			f ? f->regs : -1, g ? g->regs : -1, f ? spill(f) : -1,
+			g ? spill(g) : -1, f ? f->stack : -1, g ? g->stack : -1,
+			*r->pipeline ? r->pipeline : "default", status);
 		if (write(fd, l.p, l.n) < 0)
 			break;
 	}
