@@ -44,3 +44,22 @@ configure_file(${PKGSRC}/ptxpress.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ptxpress.pc
   @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ptxpress.pc
   DESTINATION ${CMAKE_INSTALL_DATADIR}/pkgconfig)
+
+# ---- tests (exit 77: skipped, when ptxas or nvcc is missing)
+
+add_executable(hashtest tests/drop/hashtest.c)
+target_link_libraries(hashtest PRIVATE ptxcore)
+target_compile_options(hashtest PRIVATE -Wall -Wextra -Wpedantic)
+
+set(DROP_T ${CMAKE_CURRENT_SOURCE_DIR}/tests/drop)
+add_test(NAME drop.hash COMMAND sh ${DROP_T}/hash.sh $<TARGET_FILE:hashtest>)
+add_test(NAME drop.wrapper COMMAND sh ${DROP_T}/wrapper.sh
+  ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME drop.cache COMMAND sh ${DROP_T}/cache.sh
+  ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME drop.dump COMMAND sh ${DROP_T}/dump.sh
+  ${CMAKE_CURRENT_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/../shared/corpus)
+add_test(NAME drop.example COMMAND sh ${DROP_T}/example.sh
+  ${CMAKE_CURRENT_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(drop.hash drop.wrapper drop.cache drop.dump
+  drop.example PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
