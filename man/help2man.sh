@@ -14,11 +14,12 @@ esc() { sed 's/\\/\\e/g; s/^\([.'"'"']\)/\\\&\1/; s/^-/\\-/; s/ -/ \\-/g'; }
 
 body() { # help text on stdin -> troff
 	awk '
-	/^usage: / && !synop { print ".SH SYNOPSIS"; print ".nf"; sub(/^usage: /, "");
-		print; synop = 1; inuse = 1; next }
+	/^usage: / && !synop { print ".SH SYNOPSIS"; print ".nf"
+		sub(/^usage: /, ""); print; synop = 1; inuse = 1; next }
 	inuse && /^  / { print; next }
 	inuse { print ".fi"; print ".SH DESCRIPTION"; inuse = 0 }
-	/^usage: / { print ".PP"; print ".B Usage:"; print ".nf"; sub(/^usage: /, ""); print; print ".fi"; next }
+	/^usage: / { print ".PP"; print ".B Usage:"; print ".nf"
+		sub(/^usage: /, ""); print; print ".fi"; next }
 	/^$/ { if (pre) { print ".fi"; pre = 0 } print ".PP"; next }
 	/^[ \t]/ { if (!pre) { print ".nf"; pre = 1 } print; next }
 	{ if (pre) { print ".fi"; pre = 0 } print }
@@ -28,7 +29,8 @@ body() { # help text on stdin -> troff
 printf '.TH %s 1 "" "%s %s" "User Commands"\n' "$upper" "$name" "$version"
 printf '.SH NAME\n%s \\- %s\n' "$name" "$summary"
 "$prog" --help | esc | body
-cmds=$("$prog" --help | awk '/^commands:/ { c = 1; next } c && /^  [a-z]/ { print $1 } c && /^$/ { c = 0 }')
+cmds=$("$prog" --help | awk '/^commands:/ { c = 1; next }
+	c && /^  [a-z]/ { print $1 } c && /^$/ { c = 0 }')
 for c in $cmds; do
 	printf '.SH "COMMAND: %s"\n' "$c"
 	"$prog" "$c" --help 2>&1 | esc | sed 's/^\.SH SYNOPSIS$//' | body |

@@ -38,8 +38,10 @@ PTXPRESS_CACHE_DIR=off "$wrap" -arch sm_90a a.ptx -o a7.o &&
 
 # 32 jobs on 4 inputs at once, with a --clear in the middle
 "$px" cache --clear >/dev/null
-for k in a b c d; do "$real" -arch sm_90a -o ref$k.o "$k.ptx" 2>/dev/null ||
-	{ tr -d '\000' <$k.ptx >$k.clean.ptx; "$real" -arch sm_90a -o ref$k.o $k.clean.ptx; }; done
+for k in a b c d; do
+	tr -d '\000' <$k.ptx >$k.clean.ptx
+	"$real" -arch sm_90a -o ref$k.o $k.clean.ptx
+done
 i=0
 while [ $i -lt 32 ]; do
 	for k in a b c d; do

@@ -13,7 +13,10 @@ fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-finish() { [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"; exit $((fails > 0)); }
+finish() {
+	[ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
+	exit $((fails > 0))
+}
 
 # the real ptxas, as ptxpress-ptxas would find it; none: skip
 real=${PTXPRESS_PTXAS:-$(command -v ptxas || true)}
@@ -51,7 +54,7 @@ PTX
 # Valid PTX that ptxas takes but ptxpress cannot parse (a ?: constant
 # expression), or nothing when ptxpress has learnt to parse it.
 unparsable() {
-	sed 's|fma.rn.f32 %f2, %f1, %f1, 0f3F800000;|mov.u32 %r2, 1 ? 2 : 3;\n\t&|' "$1"
+	sed 's|^\tfma\.rn|\tmov.u32 %r2, 1 ? 2 : 3;\n&|' "$1"
 }
 
 sameout() { # strips the timing line ptxas prints with -v

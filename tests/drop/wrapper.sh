@@ -27,7 +27,8 @@ cmp -s X.ptx.o X.ref.o && ok "same cubin as ptxas alone" ||
 	fail "cubin differs"
 
 # clang --ptxas-path, whole-program and relocatable
-"$wrap" -m64 -O3 --gpu-name sm_80 --output-file F.cubin F.s && [ -s F.cubin ] &&
+"$wrap" -m64 -O3 --gpu-name sm_80 --output-file F.cubin F.s &&
+	[ -s F.cubin ] &&
 	ok "clang shape" || fail "clang shape"
 "$wrap" -m64 -O3 -c --gpu-name sm_80 --output-file R.cubin F.s && [ -s R.cubin ] &&
 	ok "clang -c shape" || fail "clang -c shape"
