@@ -521,13 +521,16 @@ cmddump(int argc, char **argv)
 
 	if ((rc = dumpargs(argc, argv, &d)))
 		return rc < 0 ? 0 : rc;
-	if (setup(&d) || outdir(&d, &def))
-		return 2;
+	if (setup(&d) || outdir(&d, &def)) {
+		rc = 2;
+		goto done;
+	}
 	scan(&d, "", 0);
 	if (!d.nfile) {
 		fprintf(stderr, "%s dump: no .ptx files in %s or its "
 			"subfolders\n", progname, d.dir);
-		return 2;
+		rc = 2;
+		goto done;
 	}
 	qsort(d.file, (size_t)d.nfile, sizeof *d.file, cmpstr);
 	for (int i = 0; i < d.nfile; i++)
@@ -543,6 +546,7 @@ cmddump(int argc, char **argv)
 		table(&d, stdout);
 	fprintf(stderr, "%s dump: %d files, %d kernels; output in %s\n",
 		progname, d.nfile, d.nk, d.out);
+done:
 	for (int i = 0; i < d.nk; i++) {
 		free(d.k[i].file);
 		free(d.k[i].name);
