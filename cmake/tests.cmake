@@ -14,3 +14,15 @@ add_test(NAME roundtrip.shared
   ${PX} $<TARGET_FILE:cubincmp> ${CMAKE_SOURCE_DIR}/../shared/corpus)
 set_tests_properties(roundtrip.own roundtrip.shared PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 1800)
+
+# Rewriting: the validator on planted illegal reorders, the passes on small
+# kernels with the expected order inside.
+file(GLOB OPT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/opt/*.ptx)
+add_test(NAME opt COMMAND sh ${CMAKE_SOURCE_DIR}/tests/run.sh ${PX} ${OPT_TESTS})
+add_test(NAME optcorpus.own COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optcorpus.sh
+  ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR}/corpus)
+add_test(NAME optcorpus.shared
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optcorpus.sh
+  ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(optcorpus.own optcorpus.shared PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 2400)

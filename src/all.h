@@ -294,6 +294,40 @@ enum {
 	Fascii = 4,     /* non-ASCII bytes in comments replaced */
 };
 
+/* ---- scheduling regions (dag.c) ---- */
+
+typedef struct Rv { int32_t *v; uint32_t n, cap; } Rv;  /* register ids */
+
+/* One movable instruction with the .loc lines before it, or a debug
+ * label (marker): statements [first, last] of the original order. */
+typedef struct Node {
+	uint32_t first, last;
+	uint8_t marker, klass, space, lat;
+	int32_t *def, *use;
+	uint32_t ndef, nuse;
+	uint32_t *succ;
+	uint32_t nsucc, capsucc, npred;
+} Node;
+
+typedef struct Dag {
+	Node *node;
+	uint32_t nnode, capnode;
+	uint32_t first, end;       /* statements [first, end) */
+} Dag;
+
+/* ---- how a region is scheduled (sched.c) ---- */
+
+enum { Spressure, Ssink, Ssource, Smix, Sfrag };
+
+typedef struct Sched {
+	int kind;              /* Spressure, Ssink, Ssource, Smix, Sfrag */
+	int frags;             /* Sfrag: fragments F */
+	int up;                /* bottom-up engine, else top-down */
+	double noise;          /* random share of the score, 0: none */
+	uint64_t seed;
+	uint32_t range[2];     /* input lines to touch; {0, 0}: all */
+} Sched;
+
 /* ---- diagnostics ---- */
 
 typedef struct Diag {
@@ -371,6 +405,25 @@ char *pxslurp(const char *path, size_t *n);
 int cubincmp(const char *patha, const char *pathb,
 	char *why, size_t whycap);
 
+
+/* ---- dag.c ---- */
+void rvpush(Rv *, int32_t);
+void defuse(Stmt *, Rv *def, Rv *use);
+void eachregion(Func *, void (*)(Func *, Dag *, void *), void *);
+void dagfree(Dag *);
+
+/* ---- sched.c ---- */
+uint32_t sched(Func *, const Sched *);
+
+/* ---- validate.c ---- */
+int validate(Module *orig, Module *rewritten, Buf *why);
+int cmdvalidate(int, char **);
+
+/* ---- opt.c ---- */
+int cmdopt(int, char **);
+
+/* ---- verify.c ---- */
+int cmdverify(int, char **);
 
 /* ---- rewrite.c ---- */
 /* Rewrites the PTX text src[0..n) with pipeline (NULL: the default) for

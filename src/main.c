@@ -14,6 +14,11 @@ typedef struct Cmd {
 static const Cmd cmds[] = {
 	{"check", cmdcheck, "parse and validate PTX, print diagnostics"},
 	{"emit", cmdemit, "write PTX back: losslessly, or canonically"},
+	{"opt", cmdopt, "rewrite PTX so that ptxas spills less"},
+	{"verify", cmdverify, "run original and rewritten PTX on the GPU, "
+		"compare, time"},
+	{"validate", cmdvalidate, "prove a rewrite computes what the "
+		"original does"},
 	{"cache", cmdcache, "show or clear ptxpress-ptxas's result cache"},
 	{"dump", cmddump, "rewrite a CuTe DSL or Triton dump folder"},
 };

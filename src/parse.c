@@ -68,7 +68,10 @@ lexerr(Lexer *l, const Loc *loc, const char *fmt, ...)
 	va_end(ap);
 	if (l->P->d->nerr >= Maxerr)
 		return;
-	if (loc->end > loc->off && loc->end - loc->off < 64)
+	int printable = loc->end > loc->off && loc->end - loc->off < 64;
+	for (uint32_t i = loc->off; printable && i < loc->end; i++)
+		printable = isgraph((unsigned char)l->P->m->src[i]);
+	if (printable && !strstr(msg, "end of file"))
 		diag(l->P->d, "error", p, loc->off, len, "%s near '%.*s'", msg,
 			(int)len, l->P->m->src + loc->off);
 	else

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs PTX test files that carry their expectations inside, QBE style:
 #   // cmd: emit --canonical FILE      arguments to ptxpress (default:
-#                                       check FILE); FILE is this file
+#                                       check FILE); FILE is this file,
+#                                       DIR its folder, TMP a scratch one
 #   // exit: 2                          expected exit status (default 0)
 #   // stderr: text                     must appear in stderr, in order
 #   // stdout: text                     must appear in stdout, in order
@@ -14,7 +15,11 @@ pass=0 fail=0
 # in order: each expected line is searched for after the previous match
 inorder() { # file-with-expectations output
 	[ -s "$1" ] || return 0
-	awk 'NR == FNR { want[n++] = $0; next }
+	# output lines that are comments are skipped: emitted PTX carries
+	# the test's own expectation lines, which must not match themselves
+	awk 'BEGIN { k = 0; n = 0 }
+	     NR == FNR { want[n++] = $0; next }
+	     /^[ \t]*\/\// { next }
 	     k < n && index($0, want[k]) { k++ }
 	     END { if (k < n) { print "missing: " want[k]; exit 1 } }' "$1" "$2"
 }
@@ -23,7 +28,8 @@ for f in "$@"; do
 	[ -n "$cmd" ] || cmd="check FILE"
 	want=$(sed -n 's|^// exit: ||p' "$f" | head -1)
 	[ -n "$want" ] || want=0
-	args=$(printf '%s' "$cmd" | sed "s|FILE|$f|g; s|TMP|$tmp|g")
+	dir=$(dirname "$f")
+	args=$(printf '%s' "$cmd" | sed "s|FILE|$f|g; s|DIR|$dir|g; s|TMP|$tmp|g")
 	# shellcheck disable=SC2086
 	$px $args >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?

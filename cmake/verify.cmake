@@ -1,0 +1,54 @@
+# verify.cmake: `ptxpress verify` pieces that stand alone.
+#
+# ptxverify runs cmdverify() (src/verify.c) with its own main until the
+# ptxpress dispatcher carries `verify`; it is built from the sources,
+# not from ptxcore, so that it depends on nothing else in the tree.
+# The tests need no GPU: mockcuda stands in for libcuda.so.1 (through
+# PTXPRESS_LIBCUDA), tests/verify/*.launch carry their expectations
+# (tests/verify/run.sh reads them), reftest checks the float64
+# reference and the half/bfloat16 rounding.  verify/gpu runs the real
+# driver on a tiny attention and is skipped (77) where there is none.
+
+set(_vsrc ${CMAKE_CURRENT_SOURCE_DIR}/src/verify.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/cudrv.c)
+set(_vdir ${CMAKE_CURRENT_SOURCE_DIR}/tests/verify)
+
+add_executable(ptxverify tools/ptxverify-main.c ${_vsrc})
+target_include_directories(ptxverify PRIVATE src)
+target_compile_definitions(ptxverify PRIVATE _POSIX_C_SOURCE=200809L)
+target_compile_options(ptxverify PRIVATE -Wall -Wextra -Wpedantic)
+target_link_libraries(ptxverify PRIVATE ${CMAKE_DL_LIBS} m)
+
+add_library(mockcuda SHARED ${_vdir}/mockcuda.c)
+target_link_libraries(mockcuda PRIVATE m)
+
+add_executable(verify-reftest ${_vdir}/reftest.c ${_vsrc})
+target_include_directories(verify-reftest PRIVATE src)
+target_compile_definitions(verify-reftest PRIVATE _POSIX_C_SOURCE=200809L)
+target_compile_options(verify-reftest PRIVATE -Wall -Wextra -Wpedantic)
+target_link_libraries(verify-reftest PRIVATE ${CMAKE_DL_LIBS} m)
+
+add_test(NAME verify/reftest COMMAND verify-reftest)
+
+file(GLOB _vtests CONFIGURE_DEPENDS ${_vdir}/*.launch)
+foreach(t ${_vtests})
+  get_filename_component(_n ${t} NAME_WE)
+  add_test(NAME verify/${_n}
+    COMMAND sh ${_vdir}/run.sh $<TARGET_FILE:ptxverify>
+      $<TARGET_FILE:mockcuda> ${CMAKE_CURRENT_SOURCE_DIR} ${t})
+endforeach()
+
+# the shipped descriptions of our kernels must parse
+file(GLOB _vcorpus CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_SOURCE_DIR}/corpus/kernels/*.launch)
+foreach(t ${_vcorpus})
+  get_filename_component(_n ${t} NAME_WE)
+  add_test(NAME verify/corpus/${_n} COMMAND ptxverify --check ${t})
+endforeach()
+
+add_test(NAME verify/gpu
+  COMMAND ptxverify --runs 3 --warmup 1 --ref-rows 16
+    ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx
+    ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx
+    ${_vdir}/tiny-attn.launch)
+set_tests_properties(verify/gpu PROPERTIES SKIP_RETURN_CODE 77)

@@ -1,0 +1,337 @@
+/* dag.c: scheduling regions and their dependence graphs.
+ *
+ * needs:  resolved registers (regs.c)
+ * breaks: nothing; it only reads the function
+ *
+ * A region is a run of statements that may be reordered: instructions
+ * of the classes that order by dependences, the .loc lines in front of
+ * each (they travel with it) and labels no branch targets (debug
+ * markers, kept in order among themselves).  Anything else ends a
+ * region and stays where it is: branch targets, branches and calls,
+ * waits and unknown instructions (Kfull), declarations, pragmas, inline
+ * asm scopes.
+ *
+ * Edges: registers (def→use, use→def, def→def; a guarded def also reads
+ * the old value), memory by state space (conservatively: generic aliases
+ * every space but .param/.const), atomics and async/fence/barrier
+ * operations against every memory access, collectives and carry-flag
+ * arithmetic among themselves.  This is the usual list-scheduling DAG
+ * (Gibbons & Muchnick 1986), with PTX's ordering classes. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+enum { Sgen = 1, Sglob = 2, Sshar = 4, Sloc_ = 8, Sparm = 16, Sconst = 32 };
+
+/* The state spaces a memory instruction may touch. */
+static int
+spaces(Stmt *s)
+{
+	int m = 0;
+
+	for (uint32_t i = 0; i < s->nmod; i++) {
+		Str d = s->mod[i];
+		if (!strcmp(d, ".global"))
+			m |= Sglob;
+		else if (!strncmp(d, ".shared", 7))
+			m |= Sshar;
+		else if (!strcmp(d, ".local"))
+			m |= Sloc_;
+		else if (!strncmp(d, ".param", 6))
+			m |= Sparm;
+		else if (!strcmp(d, ".const"))
+			m |= Sconst;
+	}
+	if (!m || (m & Sgen))
+		m = Sglob | Sshar | Sloc_;
+	return m;
+}
+
+/* Which targets branches name: only those labels split regions. */
+static void
+targets(Func *f, uint8_t *tgt)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sdir) {
+			/* .branchtargets L1, L2: every name is a target */
+			for (uint32_t k = 0; k < s->decl->nattr; k++)
+				for (uint32_t j = 0; j < f->nstmt; j++)
+					if (f->stmt[j].kind == Slabel
+					&& f->stmt[j].name == s->decl->attr[k])
+						tgt[j] = 1;
+			continue;
+		}
+		if (s->kind != Sins)
+			continue;
+		for (uint32_t k = 0; k < s->nop; k++) {
+			Opnd *o = &s->opd[k];
+			if (o->kind != Psym)
+				continue;
+			for (uint32_t j = 0; j < f->nstmt; j++)
+				if (f->stmt[j].kind == Slabel
+				&& f->stmt[j].name == o->s)
+					tgt[j] = 1;
+		}
+	}
+}
+
+static int
+movable(Stmt *s)
+{
+	Klass k;
+
+	if (s->kind != Sins)
+		return 0;
+	k = opklass(s);
+	return k != Kfull && k != Kctl;
+}
+
+/* ---- register operands ---- */
+
+void
+rvpush(Rv *r, int32_t x)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	r->v[r->n++] = x;
+}
+
+static void
+regsof(Opnd *o, Rv *r)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		rvpush(r, o->reg);
+	for (uint32_t i = 0; i < o->nsub; i++)
+		regsof(&o->sub[i], r);
+}
+
+/* Splits an instruction's registers into the written and the read. */
+void
+defuse(Stmt *s, Rv *def, Rv *use)
+{
+	Defs d = opinfo[s->op].defs;
+	uint32_t k = 0;
+
+	if (s->nop && (d == D0 || d == D0U) && s->opd[0].kind != Paddr) {
+		regsof(&s->opd[0], def);
+		if (d == D0U)
+			regsof(&s->opd[0], use);
+		k = 1;
+	}
+	for (; k < s->nop; k++)
+		regsof(&s->opd[k], use);
+	if (s->guard) {
+		regsof(s->guard, use);
+		/* a predicated write may not happen: the old value lives on */
+		for (uint32_t i = 0; i < def->n; i++)
+			rvpush(use, def->v[i]);
+	}
+}
+
+/* ---- building the graph ---- */
+
+static void
+edge(Dag *g, uint32_t a, uint32_t b)
+{
+	Node *n = &g->node[a];
+
+	if (a == b)
+		return;
+	for (uint32_t i = n->nsucc; i > 0 && i + 4 > n->nsucc; i--)
+		if (n->succ[i - 1] == b)
+			return;
+	if (n->nsucc == n->capsucc) {
+		n->capsucc = n->capsucc ? 2 * n->capsucc : 4;
+		n->succ = xrealloc(n->succ, n->capsucc * sizeof *n->succ);
+	}
+	n->succ[n->nsucc++] = b;
+	g->node[b].npred++;
+}
+
+static int
+memconflict(Node *a, Node *b)
+{
+	Klass x = a->klass, y = b->klass;
+
+	if (x == Kpure || y == Kpure)
+		return 0;
+	if (x == Kcoll || y == Kcoll)
+		return (x == Kcoll || x == Kord) && (y == Kcoll || y == Kord);
+	if (x == Kcc || y == Kcc)
+		return x == y;
+	if (x == Kord || y == Kord || x == Krmw || y == Krmw)
+		return 1;
+	if (x == Kld && y == Kld)
+		return 0;
+	return (a->space & b->space) != 0;
+}
+
+static void
+regedges(Dag *g, Func *f)
+{
+	int32_t *lastdef = xmalloc(f->nreg * sizeof *lastdef);
+	Rv *readers = calloc(f->nreg ? f->nreg : 1, sizeof *readers);
+
+	for (uint32_t r = 0; r < f->nreg; r++)
+		lastdef[r] = -1;
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++) {
+			int32_t r = n->use[k];
+			if (lastdef[r] >= 0)
+				edge(g, (uint32_t)lastdef[r], i);
+			rvpush(&readers[r], (int32_t)i);
+		}
+		for (uint32_t k = 0; k < n->ndef; k++) {
+			int32_t r = n->def[k];
+			if (lastdef[r] >= 0)
+				edge(g, (uint32_t)lastdef[r], i);
+			for (uint32_t j = 0; j < readers[r].n; j++)
+				edge(g, (uint32_t)readers[r].v[j], i);
+			readers[r].n = 0;
+			lastdef[r] = (int32_t)i;
+		}
+	}
+	for (uint32_t r = 0; r < f->nreg; r++)
+		free(readers[r].v);
+	free(readers);
+	free(lastdef);
+}
+
+static void
+orderedges(Dag *g)
+{
+	int32_t lastmark = -1;
+
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		if (n->marker) {
+			if (lastmark >= 0)
+				edge(g, (uint32_t)lastmark, i);
+			lastmark = (int32_t)i;
+			continue;
+		}
+		if (n->klass == Kpure)
+			continue;
+		for (uint32_t j = 0; j < i; j++)
+			if (!g->node[j].marker && memconflict(&g->node[j], n))
+				edge(g, j, i);
+	}
+}
+
+static void
+addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker)
+{
+	Node *n;
+
+	if (g->nnode == g->capnode) {
+		g->capnode = g->capnode ? 2 * g->capnode : 64;
+		g->node = xrealloc(g->node, g->capnode * sizeof *g->node);
+	}
+	n = &g->node[g->nnode++];
+	memset(n, 0, sizeof *n);
+	n->first = first;
+	n->last = ins;
+	n->marker = (uint8_t)marker;
+	if (marker)
+		return;
+	Stmt *s = &f->stmt[ins];
+	Rv d = {0}, u = {0};
+	defuse(s, &d, &u);
+	n->def = d.v;
+	n->ndef = d.n;
+	n->use = u.v;
+	n->nuse = u.n;
+	n->klass = (uint8_t)opklass(s);
+	n->space = (uint8_t)spaces(s);
+	n->lat = (uint8_t)opinfo[s->op].lat;
+}
+
+/* Builds the graph of statements [a, b): every statement in it is a
+ * movable instruction, a .loc or an untargeted label. */
+static void
+build(Dag *g, Func *f, uint32_t a, uint32_t b)
+{
+	uint32_t first = a;
+
+	g->first = a;
+	g->end = b;
+	for (uint32_t i = a; i < b; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Slabel) {
+			addnode(g, f, first, i, 1);
+			first = i + 1;
+		} else if (s->kind == Sins) {
+			addnode(g, f, first, i, 0);
+			first = i + 1;
+		}
+	}
+	regedges(g, f);
+	orderedges(g);
+}
+
+void
+dagfree(Dag *g)
+{
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		free(g->node[i].succ);
+		free(g->node[i].def);
+		free(g->node[i].use);
+	}
+	free(g->node);
+	memset(g, 0, sizeof *g);
+}
+
+static int
+regionable(Func *f, uint8_t *tgt, uint32_t i)
+{
+	Stmt *s = &f->stmt[i];
+
+	if (s->kind == Sins)
+		return movable(s);
+	return s->kind == Sloc || (s->kind == Slabel && !tgt[i]);
+}
+
+/* Calls fn for each region of f with at least two instructions.  The
+ * statements of a region are [g->first, g->end); .loc lines and labels
+ * after its last instruction stay in place with what follows. */
+void
+eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
+{
+	uint8_t *tgt = calloc(f->nstmt ? f->nstmt : 1, 1);
+	uint32_t i = 0;
+
+	targets(f, tgt);
+	while (i < f->nstmt) {
+		if (f->stmt[i].kind == Sopen) {
+			/* inline asm: its own names and labels, never split */
+			uint32_t depth = 0;
+			do {
+				depth += f->stmt[i].kind == Sopen;
+				depth -= f->stmt[i].kind == Sclose;
+				i++;
+			} while (i < f->nstmt && depth);
+			continue;
+		}
+		if (!regionable(f, tgt, i)) {
+			i++;
+			continue;
+		}
+		uint32_t a = i, last = i, nins = 0;
+		for (; i < f->nstmt && regionable(f, tgt, i); i++)
+			if (f->stmt[i].kind == Sins) {
+				nins++;
+				last = i + 1;
+			}
+		if (nins >= 2) {
+			Dag g = {0};
+			build(&g, f, a, last);
+			fn(f, &g, arg);
+			dagfree(&g);
+		}
+	}
+	free(tgt);
+}

@@ -1,0 +1,346 @@
+/* sched.c: list schedulers that reorder each region for register
+ * pressure.
+ *
+ * needs:  eachregion (dag.c)
+ * breaks: statement order inside regions (every dependence kept)
+ * paper:  list scheduling (Gibbons & Muchnick 1986); the pressure
+ *         heuristics of LLVM's GenericScheduler (pressure delta per
+ *         candidate, then source order) and of Sethi-Ullman.
+ *
+ * Two engines.  Bottom-up starts from what is live after the region and
+ * picks, among the instructions whose users are all placed, the one
+ * that grows the live set least.  Top-down picks, among the ready ones,
+ * the one that frees most (last uses) for what it defines.  A strategy
+ * is an engine plus a score; a seed adds noise to the score so that
+ * ptxas, the real judge, can be shown many legal orders. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+typedef struct Ctx {
+	const Sched *how;
+	Sched pick;              /* Smix: this region's choice */
+	int32_t *frag;           /* Sfrag: fragment of each node, or -1 */
+	uint64_t rng;
+	uint8_t *live;           /* per register: live now (bottom-up) */
+	uint32_t *left;          /* per register: uses not yet placed (td) */
+	uint8_t *out;            /* per register: live after the region */
+	uint32_t moved;
+} Ctx;
+
+static uint64_t
+rnd(Ctx *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return c->rng;
+}
+
+static int
+units(Func *f, int32_t r)
+{
+	return f->reg[r].units ? f->reg[r].units : 1;
+}
+
+/* Registers read outside [first, end), or read in it before written
+ * (in a loop they come back around): treated as live after it. */
+static void
+liveout(Func *f, Dag *g, uint8_t *out)
+{
+	Rv d = {0}, u = {0};
+	uint8_t *def = calloc(f->nreg ? f->nreg : 1, 1);
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		int in = i >= g->first && i < g->end;
+		for (uint32_t k = 0; k < u.n; k++)
+			if (!in || !def[u.v[k]])
+				out[u.v[k]] = 1;
+		for (uint32_t k = 0; in && k < d.n; k++)
+			def[d.v[k]] = 1;
+	}
+	free(def);
+	free(d.v);
+	free(u.v);
+}
+
+/* Bottom-up: the change in live units if n is placed next (above what
+ * is placed): its uses become live, its defs die. */
+static long
+budelta(Func *f, Ctx *c, Node *n)
+{
+	long d = 0;
+
+	for (uint32_t k = 0; k < n->nuse; k++)
+		if (!c->live[n->use[k]])
+			d += units(f, n->use[k]);
+	for (uint32_t k = 0; k < n->ndef; k++)
+		if (c->live[n->def[k]])
+			d -= units(f, n->def[k]);
+	return d;
+}
+
+/* Top-down: units freed by its last uses minus units it defines. */
+static long
+tdgain(Func *f, Ctx *c, Node *n)
+{
+	long d = 0;
+
+	for (uint32_t k = 0; k < n->nuse; k++) {
+		int32_t r = n->use[k];
+		if (c->left[r] == 1 && !c->out[r])
+			d += units(f, r);
+	}
+	for (uint32_t k = 0; k < n->ndef; k++)
+		d -= units(f, n->def[k]);
+	return d;
+}
+
+/* Larger is better.  Source order breaks ties: the latest first going
+ * up, the earliest first going down, so an order with nothing to gain
+ * stays as it was. */
+static double
+score(Func *f, Ctx *c, Dag *g, uint32_t i, int up)
+{
+	Node *n = &g->node[i];
+	double s = 0, order = (double)i / (g->nnode + 1);
+
+	switch (c->pick.kind) {
+	case Spressure:
+		s = up ? -(double)budelta(f, c, n) : (double)tdgain(f, c, n);
+		break;
+	case Ssink:
+		/* going up, loads and their address math are picked first,
+		 * so they land just above their users */
+		s = up && (n->klass == Kld) ? 1000 : 0;
+		break;
+	case Ssource:
+		break;
+	case Sfrag:
+		/* the earliest fragment first; outside the chains, source
+		 * order */
+		s = c->frag[i] >= 0 ? -(double)c->frag[i] * 1e3 : 0;
+		break;
+	}
+	if (c->pick.noise > 0)
+		s += c->pick.noise * (double)(rnd(c) % 1000) / 1000.0;
+	return s + (up ? order : -order) * 1e-3;
+}
+
+static void
+place(Func *f, Ctx *c, Node *n, int up)
+{
+	for (uint32_t k = 0; k < n->ndef; k++)
+		if (up)
+			c->live[n->def[k]] = 0;
+	for (uint32_t k = 0; k < n->nuse; k++) {
+		if (up)
+			c->live[n->use[k]] = 1;
+		else
+			c->left[n->use[k]]--;
+	}
+	UNUSED(f);
+}
+
+/* The softmax step comes in bulk: 32-128 ex2.approx, then converts and
+ * a row sum far below.  Number the ex2s in F fragments in source order;
+ * what they feed (converts, sums, stores of P) belongs to the latest
+ * fragment it depends on, what feeds them (the scaling FMAs, the loads
+ * of S) to the earliest that needs it.  Scheduling fragment by
+ * fragment, top-down, makes each fragment's fp32 values die before the
+ * next one's are born: fmha.py's quarters, derived from the PTX. */
+static int
+fragments(Func *f, Dag *g, int32_t *frag, int F)
+{
+	uint32_t n = g->nnode, nex = 0, k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		frag[i] = -1;
+		Node *x = &g->node[i];
+		if (!x->marker && f->stmt[x->last].op == Oex2)
+			nex++;
+	}
+	if (nex < 8)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		Node *x = &g->node[i];
+		if (!x->marker && f->stmt[x->last].op == Oex2)
+			frag[i] = (int32_t)((uint64_t)k++ * F / nex);
+	}
+	/* forward: consumers take the latest fragment they depend on */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < g->node[i].nsucc && frag[i] >= 0; j++) {
+			uint32_t y = g->node[i].succ[j];
+			if (g->node[y].klass != Kpure && g->node[y].klass != Kst
+			&& g->node[y].klass != Kord)
+				continue;
+			if (frag[y] < frag[i])
+				frag[y] = frag[i];
+		}
+	/* backward: pure producers take the earliest fragment needing them */
+	for (uint32_t i = n; i-- > 0;) {
+		if (frag[i] >= 0 || (g->node[i].klass != Kpure
+		&& g->node[i].klass != Kld))
+			continue;
+		int32_t m = -1;
+		for (uint32_t j = 0; j < g->node[i].nsucc; j++) {
+			int32_t y = frag[g->node[i].succ[j]];
+			if (y >= 0 && (m < 0 || y < m))
+				m = y;
+		}
+		frag[i] = m;
+	}
+	return 1;
+}
+
+/* Fills ord[] with the schedule, top to bottom. */
+static void
+listsched(Func *f, Ctx *c, Dag *g, uint32_t *ord, int up)
+{
+	uint32_t n = g->nnode, nready = 0, k = 0;
+	uint32_t *ready = xmalloc(n * sizeof *ready);
+	uint32_t *cnt = xmalloc(n * sizeof *cnt);
+
+	/* going up, a node is ready when all its successors are placed */
+	for (uint32_t i = 0; i < n; i++)
+		cnt[i] = up ? g->node[i].nsucc : g->node[i].npred;
+	for (uint32_t i = 0; i < n; i++)
+		if (!cnt[i])
+			ready[nready++] = i;
+	uint32_t **pred = 0;
+	uint32_t *npred = 0;
+	if (up) {
+		/* successor lists point down; going up needs the preds */
+		npred = calloc(n, sizeof *npred);
+		pred = xmalloc(n * sizeof *pred);
+		for (uint32_t i = 0; i < n; i++)
+			pred[i] = xmalloc((g->node[i].npred + 1) * sizeof **pred);
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < g->node[i].nsucc; j++) {
+				uint32_t s = g->node[i].succ[j];
+				pred[s][npred[s]++] = i;
+			}
+	}
+	while (nready) {
+		uint32_t best = 0;
+		double bs = score(f, c, g, ready[0], up);
+		for (uint32_t r = 1; r < nready; r++) {
+			double s = score(f, c, g, ready[r], up);
+			if (s > bs)
+				bs = s, best = r;
+		}
+		uint32_t x = ready[best];
+		ready[best] = ready[--nready];
+		place(f, c, &g->node[x], up);
+		ord[up ? n - 1 - k : k] = x;
+		k++;
+		uint32_t m = up ? npred[x] : g->node[x].nsucc;
+		for (uint32_t j = 0; j < m; j++) {
+			uint32_t y = up ? pred[x][j] : g->node[x].succ[j];
+			if (--cnt[y] == 0)
+				ready[nready++] = y;
+		}
+	}
+	if (k != n)
+		die("scheduler: cycle in region at statement %u", g->first);
+	if (up) {
+		for (uint32_t i = 0; i < n; i++)
+			free(pred[i]);
+		free(pred);
+		free(npred);
+	}
+	free(ready);
+	free(cnt);
+}
+
+/* Rewrites the region's statements in the order of ord[]. */
+static void
+apply(Func *f, Dag *g, uint32_t *ord, Ctx *c)
+{
+	uint32_t len = g->end - g->first, k = 0;
+	Stmt *tmp = xmalloc(len * sizeof *tmp);
+
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[ord[i]];
+		if (ord[i] != i)
+			c->moved++;
+		for (uint32_t s = n->first; s <= n->last; s++)
+			tmp[k++] = f->stmt[s];
+	}
+	if (k != len)
+		die("scheduler: region covers %u of %u statements", k, len);
+	memcpy(&f->stmt[g->first], tmp, len * sizeof *tmp);
+	free(tmp);
+}
+
+static void
+region(Func *f, Dag *g, void *arg)
+{
+	Ctx *c = arg;
+	uint32_t *ord = xmalloc(g->nnode * sizeof *ord);
+
+	if (c->how->range[1] && (f->stmt[g->first].pos.line > c->how->range[1]
+	|| f->stmt[g->end - 1].pos.line < c->how->range[0])) {
+		free(ord);
+		return;
+	}
+	c->pick = *c->how;
+	if (c->how->kind == Smix) {
+		/* each region its own strategy: the regions that matter to
+		 * ptxas are few, and which they are is not known */
+		uint64_t r = rnd(c);
+		c->pick.kind = (int)(r % 3);
+		c->pick.up = (int)((r >> 8) & 1) || c->pick.kind == Ssink;
+		c->pick.noise = (double)((r >> 16) % 4);
+	}
+	if (c->pick.kind == Ssource) {
+		free(ord);
+		return;
+	}
+	if (c->pick.kind == Sfrag) {
+		c->frag = xrealloc(c->frag, g->nnode * sizeof *c->frag);
+		if (!fragments(f, g, c->frag, c->pick.frags)) {
+			free(ord);
+			return;
+		}
+	}
+	memset(c->out, 0, f->nreg);
+	memset(c->live, 0, f->nreg);
+	liveout(f, g, c->out);
+	if (c->pick.up) {
+		memcpy(c->live, c->out, f->nreg);
+	} else {
+		memset(c->left, 0, f->nreg * sizeof *c->left);
+		for (uint32_t i = 0; i < g->nnode; i++)
+			for (uint32_t k = 0; k < g->node[i].nuse; k++)
+				c->left[g->node[i].use[k]]++;
+	}
+	listsched(f, c, g, ord, c->pick.up);
+	apply(f, g, ord, c);
+	free(ord);
+}
+
+/* Reorders every region of f as `how` says; returns how many
+ * instructions changed place. */
+uint32_t
+sched(Func *f, const Sched *how)
+{
+	Ctx c = {how, *how, 0,
+		how->seed * 2654435761u + 88172645463325252ull, 0, 0, 0, 0};
+	size_t n = f->nreg ? f->nreg : 1;
+
+	c.live = calloc(n, 1);
+	c.out = calloc(n, 1);
+	c.left = calloc(n, sizeof *c.left);
+	eachregion(f, region, &c);
+	free(c.live);
+	free(c.out);
+	free(c.left);
+	free(c.frag);
+	return c.moved;
+}

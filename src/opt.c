@@ -1,0 +1,589 @@
+/* opt.c: the rewriting pipeline and the search that lets ptxas judge.
+ *
+ * A pipeline is a list of passes ("sched=bu,sink").  With ptxas at
+ * hand, opt assembles many legal variants of each kernel (pipelines and
+ * seeded perturbations of them) in parallel, keeps per kernel the one
+ * with the fewest spill bytes, then the smallest stack, then the fewest
+ * registers, and never anything worse than the input.  Every result is
+ * proven by the validator before it is written; what cannot be proven
+ * is not written (the input is). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pthread.h>
+#include "all.h"
+
+/* ---- pipelines ---- */
+
+enum { Maxpass = 16 };
+
+typedef struct Pass {
+	char name[24];
+	Sched s;
+} Pass;
+
+typedef struct Pipe {
+	Pass p[Maxpass];
+	int n;
+	char text[128];
+} Pipe;
+
+/* Parses "sched=bu,sink,sched=td-rand".  Returns 0, or -1 with a word
+ * on stderr. */
+static int
+pipeparse(const char *text, uint64_t seed, Pipe *pp)
+{
+	char buf[256], *save, *w;
+
+	memset(pp, 0, sizeof *pp);
+	snprintf(pp->text, sizeof pp->text, "%s", text);
+	snprintf(buf, sizeof buf, "%s", text);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(0, ",", &save)) {
+		Pass *p = &pp->p[pp->n];
+		const char *a = strncmp(w, "sched=", 6) ? w : w + 6;
+		if (pp->n == Maxpass)
+			return -1;
+		p->s.seed = seed + (uint64_t)pp->n;
+		if (!strcmp(a, "bu") || !strcmp(a, "bu-rand"))
+			p->s = (Sched){.kind = Spressure, .up = 1,
+				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
+		else if (!strcmp(a, "td") || !strcmp(a, "td-rand"))
+			p->s = (Sched){.kind = Spressure,
+				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
+		else if (!strncmp(a, "softmax", 7)) {
+			int F = a[7] == '=' ? atoi(a + 8) : 4;
+			if (F != 1 && F != 2 && F != 4 && F != 8) {
+				fprintf(stderr, "%s: softmax=F takes F = 1, 2, 4 "
+					"or 8\n", progname);
+				return -1;
+			}
+			p->s = (Sched){.kind = Sfrag, .frags = F,
+				.seed = p->s.seed};
+		} else if (!strcmp(a, "mix"))
+			p->s = (Sched){.kind = Smix, .up = 1,
+				.seed = p->s.seed};
+		else if (!strcmp(a, "sink"))
+			p->s = (Sched){.kind = Ssink, .up = 1,
+				.seed = p->s.seed};
+		else if (!strcmp(a, "none"))
+			continue;
+		else {
+			fprintf(stderr, "%s: unknown pass '%s' (passes: "
+				"sched=bu, sched=td, sched=bu-rand, "
+				"sched=td-rand, softmax=F, mix, sink, none)\n", progname, w);
+			return -1;
+		}
+		snprintf(p->name, sizeof p->name, "%s", a);
+		pp->n++;
+	}
+	return 0;
+}
+
+typedef struct Scope {
+	const char *kernel;        /* only this function, or NULL */
+	uint32_t lines[2];         /* only regions touching these lines */
+	int explain;
+	double noise;              /* overrides the rand passes' noise */
+} Scope;
+
+/* Runs the pipeline over every function in scope. */
+static uint32_t
+runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
+{
+	uint32_t moved = 0;
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		if (sc->kernel && strcmp(f->name, sc->kernel))
+			continue;
+		if (only && strcmp(f->name, only))
+			continue;
+		for (int k = 0; k < pp->n; k++) {
+			Sched s = pp->p[k].s;
+			s.range[0] = sc->lines[0];
+			s.range[1] = sc->lines[1];
+			if (sc->noise > 0 && s.noise > 0)
+				s.noise = sc->noise;
+			uint32_t n = sched(f, &s);
+			if (sc->explain)
+				fprintf(stderr, "%s: %s: %s moved %u "
+					"instructions\n", progname, f->name,
+					pp->p[k].name, n);
+			moved += n;
+		}
+	}
+	return moved;
+}
+
+/* ---- variants and their figures ---- */
+
+typedef struct Fig { long spill, stack; int regs; int ok; } Fig;
+
+typedef struct Var {
+	Pipe pipe;
+	char path[4096];
+	Pxres res;
+	int done;
+} Var;
+
+typedef struct Pool {
+	Var *v;
+	int n, next;
+	const char *ptxas, *arch;
+	pthread_mutex_t mu;
+} Pool;
+
+static void *
+worker(void *arg)
+{
+	Pool *p = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		int i = p->next < p->n ? p->next++ : -1;
+		pthread_mutex_unlock(&p->mu);
+		if (i < 0)
+			return 0;
+		Pxopt o = {p->ptxas, p->v[i].path, p->arch, 0, 0};
+		ptxasrun(&o, &p->v[i].res);
+		p->v[i].done = 1;
+	}
+}
+
+static void
+runall(Pool *p, int jobs)
+{
+	pthread_t t[64];
+	int n = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+
+	pthread_mutex_init(&p->mu, 0);
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], 0, worker, p);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], 0);
+	pthread_mutex_destroy(&p->mu);
+}
+
+static Fig
+figure(Pxres *r, const char *fn)
+{
+	Fig g = {0, 0, 0, 0};
+
+	if (r->status != 0)
+		return g;
+	for (int i = 0; i < r->nfn; i++)
+		if (!strcmp(r->fn[i].name, fn)) {
+			g.spill = (r->fn[i].spillst > 0 ? r->fn[i].spillst : 0)
+				+ (r->fn[i].spillld > 0 ? r->fn[i].spillld : 0);
+			g.stack = r->fn[i].stack > 0 ? r->fn[i].stack : 0;
+			g.regs = r->fn[i].regs;
+			g.ok = 1;
+		}
+	return g;
+}
+
+static int
+better(Fig a, Fig b)
+{
+	if (!b.ok)
+		return a.ok;
+	if (!a.ok)
+		return 0;
+	if (a.spill != b.spill)
+		return a.spill < b.spill;
+	if (a.stack != b.stack)
+		return a.stack < b.stack;
+	return a.regs < b.regs;
+}
+
+/* ---- text out ---- */
+
+/* Emits m, fixed up for ptxas (NULs stripped, .version clamped). */
+static char *
+forptxas(Module *m, int maj, int min, size_t *n)
+{
+	Buf b = {0};
+	int changed;
+
+	emitlossless(&b, m);
+	char *t = ptxfixup(b.p ? b.p : "", b.n, maj, min, n, &changed);
+	free(b.p);
+	return t;
+}
+
+static int
+writetmp(const char *path, const char *t, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return -1;
+	fwrite(t, 1, n, f);
+	return fclose(f);
+}
+
+/* ---- the command ---- */
+
+typedef struct Opt {
+	const char *in, *out, *pipe, *arch, *ptxas, *report;
+	int search, jobs, tries, inplace;
+	uint64_t seed;
+	Scope sc;
+} Opt;
+
+static int
+helpopt(FILE *f)
+{
+	fprintf(f,
+"usage: ptxpress opt FILE -o OUT [-p PIPELINE] [--arch SM] [--ptxas PATH]\n"
+"                    [--search|--no-search] [-j N] [--tries N] [--seed S]\n"
+"                    [--report text|json] [--kernel NAME] [--lines A-B]\n"
+"                    [--explain] [--in-place]\n"
+"\n"
+"Rewrites PTX to lower register pressure, so that ptxas spills less.\n"
+"Only the order of instructions inside straight-line regions changes:\n"
+"names, parameters, .version/.target and line info stay.  Every result\n"
+"is proven by the validator ('ptxpress validate') before it is written;\n"
+"a rewrite it cannot prove is dropped and the input is written instead.\n"
+"\n"
+"With a ptxas (found on PATH, or --ptxas, or $PTXPRESS_PTXAS) the search\n"
+"is on: opt assembles the input and up to --tries legal variants (the\n"
+"pipelines below and seeded perturbations of them) on -j threads, and\n"
+"keeps for each kernel the variant with the fewest spill bytes, then\n"
+"the smallest stack, then the fewest registers.  It never returns a\n"
+"kernel worse than the input.  The same seed gives the same output.\n"
+"\n"
+"  -p PIPELINE      passes, comma-separated; without search they are\n"
+"                   applied as given (default sched=bu):\n"
+"                     sched=bu       bottom-up list scheduling for least\n"
+"                                    pressure (Sethi-Ullman-like)\n"
+"                     sched=td       top-down: consume values as soon as\n"
+"                                    they are ready\n"
+"                     sched=bu-rand, sched=td-rand  the same with seeded\n"
+"                                    noise in the choice\n"
+"                     softmax=F      interleave the exp2/convert/sum\n"
+"                                    chains in F fragments (1, 2, 4, 8)\n"
+"                     mix            each region a strategy drawn from\n"
+"                                    the seed\n"
+"                     sink           move loads down next to their users\n"
+"                     none           nothing\n"
+"  --arch SM        target for ptxas (default: the file's .target)\n"
+"  --no-search      apply the pipeline without asking ptxas\n"
+"  -j N             ptxas runs in parallel (default: the CPUs)\n"
+"  --tries N        variants to try (default 12)\n"
+"  --seed S         seed of the perturbations (default 1)\n"
+"  --report FMT     before/after table on stderr: text (default), json\n"
+"  --kernel NAME    rewrite only this function\n"
+"  --lines A-B      rewrite only regions touching input lines A..B\n"
+"  --explain        say per pass what it moved\n"
+"  --in-place       allow OUT to be FILE\n"
+"\n"
+"Exit status: 0 written, 2 bad input or usage.\n");
+	return f == stdout ? 0 : 2;
+}
+
+static int
+optargs(int argc, char **argv, Opt *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return helpopt(stdout) - 1;
+		else if (!strcmp(a, "-o") && more)
+			o->out = argv[++i];
+		else if (!strcmp(a, "-p") && more)
+			o->pipe = argv[++i];
+		else if (!strcmp(a, "--arch") && more)
+			o->arch = argv[++i];
+		else if (!strcmp(a, "--ptxas") && more)
+			o->ptxas = argv[++i];
+		else if (!strcmp(a, "--search"))
+			o->search = 1;
+		else if (!strcmp(a, "--no-search"))
+			o->search = 0;
+		else if (!strcmp(a, "-j") && more)
+			o->jobs = atoi(argv[++i]);
+		else if (!strcmp(a, "--tries") && more)
+			o->tries = atoi(argv[++i]);
+		else if (!strcmp(a, "--seed") && more)
+			o->seed = strtoull(argv[++i], 0, 10);
+		else if (!strcmp(a, "--report") && more)
+			o->report = argv[++i];
+		else if (!strcmp(a, "--kernel") && more)
+			o->sc.kernel = argv[++i];
+		else if (!strcmp(a, "--lines") && more) {
+			unsigned x, y;
+			if (sscanf(argv[++i], "%u-%u", &x, &y) != 2 || x > y) {
+				fprintf(stderr, "%s opt: --lines wants A-B\n",
+					progname);
+				return 2;
+			}
+			o->sc.lines[0] = x;
+			o->sc.lines[1] = y;
+		} else if (!strcmp(a, "--explain"))
+			o->sc.explain = 1;
+		else if (!strcmp(a, "--in-place"))
+			o->inplace = 1;
+		else if ((a[0] != '-' || !a[1]) && !o->in)
+			o->in = a;
+		else {
+			fprintf(stderr, "%s opt: unexpected argument '%s'\n",
+				progname, a);
+			return helpopt(stderr);
+		}
+	}
+	if (!o->in || !o->out)
+		return helpopt(stderr);
+	if (strcmp(o->report, "text") && strcmp(o->report, "json")) {
+		fprintf(stderr, "%s opt: --report is text or json\n", progname);
+		return 2;
+	}
+	return 0;
+}
+
+/* The variants a search tries, in order; the first is the input. */
+static int
+variants(Opt *o, Pipe *v, int max)
+{
+	static const char *const base[] = {
+		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
+		"sched=td,sink", "softmax=4", "softmax=2", "softmax=8",
+		"softmax=4,sink",
+	};
+	int n = 0;
+
+	if (o->pipe) {
+		pipeparse("none", o->seed, &v[n++]);
+		if (pipeparse(o->pipe, o->seed, &v[n]))
+			return -1;
+		n++;
+	} else
+		for (size_t i = 0; i < countof(base) && n < max; i++)
+			pipeparse(base[i], o->seed, &v[n++]);
+	/* then seeded perturbations: noisy schedulers of several
+	 * strengths, and a strategy drawn per region */
+	static const char *const rnd[] = {
+		"sched=td-rand", "sched=bu-rand", "mix", "sched=td-rand,sink",
+	};
+	static const double noise[] = {1, 2, 4, 0.5, 8};
+	for (uint64_t k = 0; n < max; k++) {
+		if (pipeparse(rnd[k % countof(rnd)], o->seed * 1000003u + k,
+			&v[n]))
+			return -1;
+		for (int i = 0; i < v[n].n; i++)
+			if (v[n].p[i].s.noise > 0)
+				v[n].p[i].s.noise = noise[(k / 4) % 5];
+		snprintf(v[n].text + strlen(v[n].text),
+			sizeof v[n].text - strlen(v[n].text), "@%llu",
+			(unsigned long long)(o->seed * 1000003u + k));
+		n++;
+	}
+	return n;
+}
+
+typedef struct Kern {
+	Str name;
+	int best;           /* variant index */
+	Fig before, after;
+} Kern;
+
+static void
+report(Opt *o, Kern *k, int nk, Pipe *v, int nv)
+{
+	if (!strcmp(o->report, "json")) {
+		fprintf(stderr, "{\"variants\": %d, \"kernels\": [", nv);
+		for (int i = 0; i < nk; i++)
+			fprintf(stderr, "%s\n {\"name\": \"%s\", \"pipeline\": "
+				"\"%s\", \"before\": {\"registers\": %d, "
+				"\"spill_bytes\": %ld, \"stack\": %ld}, "
+				"\"after\": {\"registers\": %d, \"spill_bytes\": "
+				"%ld, \"stack\": %ld}}", i ? "," : "", k[i].name,
+				v[k[i].best].text, k[i].before.regs,
+				k[i].before.spill, k[i].before.stack,
+				k[i].after.regs, k[i].after.spill,
+				k[i].after.stack);
+		fprintf(stderr, "\n]}\n");
+		return;
+	}
+	fprintf(stderr, "%-40s %11s %11s %11s  %s\n", "kernel",
+		"regs", "spill B", "stack B", "pipeline");
+	for (int i = 0; i < nk; i++) {
+		char a[24], b[24], c[24];
+		snprintf(a, sizeof a, "%d->%d", k[i].before.regs,
+			k[i].after.regs);
+		snprintf(b, sizeof b, "%ld->%ld", k[i].before.spill,
+			k[i].after.spill);
+		snprintf(c, sizeof c, "%ld->%ld", k[i].before.stack,
+			k[i].after.stack);
+		fprintf(stderr, "%-40.40s %11s %11s %11s  %s\n", k[i].name, a, b,
+			c, v[k[i].best].text);
+	}
+}
+
+/* Parses src afresh and applies, to each kernel, its chosen variant. */
+static Module *
+assemble(Opt *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
+{
+	Diag d = {0};
+	Module *m = parse(o->in, src, n, &d);
+
+	for (int i = 0; i < nk; i++)
+		runpipe(m, &v[k[i].best], &o->sc, k[i].name);
+	return m;
+}
+
+static int
+proven(Opt *o, Module *orig, Module *m, Buf *text)
+{
+	Diag d = {0};
+	Buf why = {0};
+	int rc;
+
+	emitlossless(text, m);
+	if (m->rawlen > m->len)
+		bput(text, m->src + m->len, m->rawlen - m->len);
+	d.quiet = 1;
+	Module *re = parse(o->in, text->p ? text->p : "", text->n, &d);
+	rc = re->nerr ? -1 : validate(orig, re, &why);
+	if (rc)
+		fprintf(stderr, "%s: note: %s: the rewrite is not proven, the "
+			"input is kept: %s", progname, o->in,
+			why.p ? why.p : "it does not parse\n");
+	afree(re->a);
+	free(why.p);
+	return rc;
+}
+
+static int
+search(Opt *o, const char *src, size_t n, Module *orig, Kern **kp)
+{
+	Pipe v[256];
+	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
+		: o->tries), maj, min, nk = 0;
+	char dir[] = "/tmp/ptxpress.XXXXXX";
+	char *ptxas = ptxasfind(o->ptxas);
+	Var *var;
+	Kern *k;
+
+	if (nv < 0 || !ptxas || ptxasisa(ptxas, &maj, &min) || !mkdtemp(dir)) {
+		free(ptxas);
+		return -1;
+	}
+	var = calloc((size_t)nv, sizeof *var);
+	for (int i = 0; i < nv; i++) {
+		Diag d = {0};
+		size_t tn;
+		Module *m = parse(o->in, src, n, &d);
+		runpipe(m, &v[i], &o->sc, 0);
+		char *t = forptxas(m, maj, min, &tn);
+		var[i].pipe = v[i];
+		snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
+		writetmp(var[i].path, t, tn);
+		free(t);
+		afree(m->a);
+	}
+	Pool pool = {var, nv, 0, ptxas, o->arch, PTHREAD_MUTEX_INITIALIZER};
+	runall(&pool, o->jobs);
+	k = calloc(orig->nitem + 1, sizeof *k);
+	for (uint32_t i = 0; i < orig->nitem; i++) {
+		Func *f = orig->item[i].fn;
+		if (orig->item[i].kind != Ifunc || !f->body)
+			continue;
+		if (o->sc.kernel && strcmp(f->name, o->sc.kernel))
+			continue;
+		Kern *x = &k[nk++];
+		x->name = f->name;
+		x->before = x->after = figure(&var[0].res, f->name);
+		for (int j = 1; j < nv; j++) {
+			Fig g = figure(&var[j].res, f->name);
+			if (better(g, x->after)) {
+				x->after = g;
+				x->best = j;
+			}
+		}
+	}
+	if (var[0].res.status != 0 && var[0].res.log)
+		fprintf(stderr, "%s: ptxas rejects the input:\n%s", progname,
+			var[0].res.log);
+	for (int i = 0; i < nv; i++) {
+		unlink(var[i].path);
+		ptxasfree(&var[i].res);
+	}
+	rmdir(dir);
+	free(var);
+	free(ptxas);
+	*kp = k;
+	report(o, k, nk, v, nv);
+	return nk;
+}
+
+int
+cmdopt(int argc, char **argv)
+{
+	Opt o = {0};
+	Diag d;
+	char *src;
+	Buf text = {0};
+	Kern *k = 0;
+	int rc, nk;
+
+	o.report = "text";
+	o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	o.tries = 12;
+	o.seed = 1;
+	o.search = -1;
+	if ((rc = optargs(argc, argv, &o)))
+		return rc < 0 ? 0 : rc;
+	Module *orig = load(o.in, &d, &src);
+	if (!orig || orig->nerr) {
+		unload(orig, src);
+		return 2;
+	}
+	if (o.search) {
+		char *p = ptxasfind(o.ptxas);
+		if (!p && o.search > 0) {
+			fprintf(stderr, "%s opt: --search needs ptxas\n",
+				progname);
+			unload(orig, src);
+			return 2;
+		}
+		o.search = p != 0;
+		free(p);
+	}
+	Module *m;
+	if (o.search) {
+		Pipe v[256];
+		nk = search(&o, src, orig->rawlen, orig, &k);
+		if (nk < 0) {
+			unload(orig, src);
+			return 2;
+		}
+		variants(&o, v, o.tries < 2 ? 2 : o.tries > 256 ? 256
+			: o.tries);
+		m = assemble(&o, src, orig->rawlen, k, nk, v);
+	} else {
+		Pipe p;
+		if (pipeparse(o.pipe ? o.pipe : "sched=bu", o.seed, &p)) {
+			unload(orig, src);
+			return 2;
+		}
+		Diag d2 = {0};
+		m = parse(o.in, src, orig->rawlen, &d2);
+		runpipe(m, &p, &o.sc, 0);
+	}
+	if (proven(&o, orig, m, &text)) {
+		free(text.p);
+		text = (Buf){0};
+		bput(&text, src, orig->rawlen);
+	}
+	rc = writeatomic(o.out, text.p ? text.p : "", text.n, o.inplace, o.in)
+		? 2 : 0;
+	free(text.p);
+	free(k);
+	afree(m->a);
+	unload(orig, src);
+	return rc;
+}

@@ -1,0 +1,568 @@
+/* validate.c: proves that a rewritten module computes what the original
+ * does.  It shares no code with the schedulers: it derives its own
+ * fixed points, its own memory effects and its own register accesses,
+ * and checks the result, not the steps that made it.
+ *
+ * The claim proven, per function: the same header and declarations; the
+ * same fixed statements (branch targets, branches and calls, waits,
+ * scopes, unknown instructions) in the same order; between two fixed
+ * statements, the same statements, permuted so that
+ *   - every pair of accesses to one register, one of them a write, keeps
+ *     its order (a guarded write counts as a read too),
+ *   - every pair of memory effects that may touch the same state space,
+ *     one of them a write, keeps its order; fences, barriers, atomics and
+ *     async operations keep their order against every memory effect and
+ *     each other; warp collectives and carry-flag arithmetic keep their
+ *     order among their kind,
+ *   - debug labels keep their order among themselves.
+ * Anything else it cannot prove, and says where. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+/* What an instruction does to memory and ordering, seen afresh. */
+enum {
+	Enone,      /* registers only */
+	Eread,      /* loads */
+	Ewrite,     /* stores and reductions */
+	Eall,       /* atomics, fences, barriers, async: order with all */
+	Ecoll,      /* warp collectives */
+	Ecarry,     /* .cc arithmetic */
+	Efixed,     /* must not move at all */
+};
+
+typedef struct Acc {
+	int32_t *def, *use;
+	uint32_t ndef, nuse;
+	int eff, space;
+	uint32_t pos;           /* index in the rewritten segment */
+	Str text;
+} Acc;
+
+static int
+has(Stmt *s, const char *m)
+{
+	for (uint32_t i = 0; i < s->nmod; i++)
+		if (!strcmp(s->mod[i], m))
+			return 1;
+	return 0;
+}
+
+static int
+hasprefix(Stmt *s, const char *m)
+{
+	for (uint32_t i = 0; i < s->nmod; i++)
+		if (!strncmp(s->mod[i], m, strlen(m)))
+			return 1;
+	return 0;
+}
+
+static int
+timer(Opnd *o)
+{
+	if (o->kind == Preg && o->reg < 0 && (!strncmp(o->s, "%clock", 6)
+	|| !strncmp(o->s, "%globaltimer", 12) || !strncmp(o->s, "%pm", 3)))
+		return 1;
+	for (uint32_t i = 0; i < o->nsub; i++)
+		if (timer(&o->sub[i]))
+			return 1;
+	return 0;
+}
+
+static int
+effect(Stmt *s)
+{
+	if (s->op == Ounknown)
+		return Efixed;
+	for (uint32_t i = 0; i < s->nop; i++)
+		if (timer(&s->opd[i]))
+			return Efixed;
+	switch (opinfo[s->op].klass) {
+	case Kpure:
+		return has(s, ".cc") ? Ecarry : Enone;
+	case Kcoll:
+		return Ecoll;
+	case Kcc:
+		return Ecarry;
+	case Kld:
+	case Kst:
+		if (has(s, ".volatile") || has(s, ".acquire")
+		|| has(s, ".release") || has(s, ".relaxed") || has(s, ".mmio"))
+			return Eall;
+		return opinfo[s->op].klass == Kld ? Eread : Ewrite;
+	case Krmw:
+	case Kord:
+		return Eall;
+	case Kfull:
+	case Kctl:
+		return Efixed;
+	}
+	return Efixed;
+}
+
+enum { Xgen = 7, Xglob = 1, Xshar = 2, Xloc = 4, Xparm = 8, Xconst = 16 };
+
+static int
+space(Stmt *s)
+{
+	int m = 0;
+
+	if (has(s, ".global"))
+		m |= Xglob;
+	if (hasprefix(s, ".shared"))
+		m |= Xshar;
+	if (has(s, ".local"))
+		m |= Xloc;
+	if (hasprefix(s, ".param"))
+		m |= Xparm;
+	if (has(s, ".const"))
+		m |= Xconst;
+	return m ? m : Xgen;
+}
+
+static int
+memorder(Acc *a, Acc *b)
+{
+	int x = a->eff, y = b->eff;
+
+	if (x == Enone || y == Enone)
+		return 0;
+	if (x == Ecoll || y == Ecoll)
+		return (x == Ecoll || x == Eall) && (y == Ecoll || y == Eall);
+	if (x == Ecarry || y == Ecarry)
+		return x == y;
+	if (x == Eall || y == Eall)
+		return 1;
+	if (x == Eread && y == Eread)
+		return 0;
+	return (a->space & b->space) != 0;
+}
+
+/* ---- register accesses, collected independently ---- */
+
+typedef struct Iv { int32_t *v; uint32_t n, cap; } Iv;
+
+static void
+ivpush(Iv *v, int32_t x)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 8;
+		v->v = xrealloc(v->v, v->cap * sizeof *v->v);
+	}
+	v->v[v->n++] = x;
+}
+
+static void
+collect(Opnd *o, Iv *v)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		ivpush(v, o->reg);
+	for (uint32_t i = 0; i < o->nsub; i++)
+		collect(&o->sub[i], v);
+}
+
+static void
+access(Stmt *s, Acc *a)
+{
+	Iv d = {0}, u = {0};
+	uint32_t first = 0;
+	Defs w = opinfo[s->op].defs;
+
+	if (s->nop && s->opd[0].kind != Paddr && (w == D0 || w == D0U)) {
+		collect(&s->opd[0], &d);
+		if (w == D0U)
+			collect(&s->opd[0], &u);
+		first = 1;
+	}
+	for (uint32_t i = first; i < s->nop; i++)
+		collect(&s->opd[i], &u);
+	if (s->guard) {
+		collect(s->guard, &u);
+		for (uint32_t i = 0; i < d.n; i++)
+			ivpush(&u, d.v[i]);
+	}
+	a->def = d.v;
+	a->ndef = d.n;
+	a->use = u.v;
+	a->nuse = u.n;
+	a->eff = effect(s);
+	a->space = space(s);
+}
+
+/* ---- fixed statements ---- */
+
+static uint8_t *
+branchtargets(Func *f)
+{
+	uint8_t *t = calloc(f->nstmt ? f->nstmt : 1, 1);
+
+	for (uint32_t j = 0; j < f->nstmt; j++) {
+		if (f->stmt[j].kind != Slabel)
+			continue;
+		Str l = f->stmt[j].name;
+		for (uint32_t i = 0; i < f->nstmt && !t[j]; i++) {
+			Stmt *s = &f->stmt[i];
+			if (s->kind == Sdir)
+				for (uint32_t k = 0; k < s->decl->nattr; k++)
+					t[j] |= s->decl->attr[k] == l;
+			if (s->kind == Sins)
+				for (uint32_t k = 0; k < s->nop; k++)
+					t[j] |= s->opd[k].kind == Psym
+						&& s->opd[k].s == l;
+		}
+	}
+	return t;
+}
+
+/* Marks what may move: instructions outside scopes whose effect is not
+ * Efixed, .loc lines, labels no branch names. */
+static uint8_t *
+movables(Func *f)
+{
+	uint8_t *t = branchtargets(f), *m = calloc(f->nstmt + 1, 1);
+	int depth = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sopen)
+			depth++;
+		if (s->kind == Sclose)
+			depth--;
+		if (depth || s->kind == Sclose)
+			continue;
+		if (s->kind == Sins)
+			m[i] = effect(s) != Efixed;
+		else if (s->kind == Sloc)
+			m[i] = 1;
+		else if (s->kind == Slabel)
+			m[i] = t[i] ? 0 : 2;
+	}
+	free(t);
+	return m;
+}
+
+static Str
+text(Func *f, Stmt *s)
+{
+	Buf b = {0};
+	Str r;
+
+	printstmt(&b, f, s);
+	r = intern(b.p, b.n);
+	free(b.p);
+	return r;
+}
+
+/* ---- one segment: same statements, dependences kept ---- */
+
+typedef struct Seg {
+	Func *fa, *fb;
+	uint32_t a0, a1, b0, b1;    /* [a0, a1) in A, [b0, b1) in B */
+	Buf *why;
+} Seg;
+
+static int
+fail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
+{
+	bprintf(why, "%s: line %u: ", f->name, s->pos.line);
+	bprintf(why, fmt, x);
+	bputs(why, "\n");
+	return -1;
+}
+
+/* Pairs each statement of A's segment with one of B's equal text, the
+ * k-th occurrence with the k-th; pos[i] is its place in B. */
+static int
+pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
+{
+	uint32_t na = g->a1 - g->a0, nb = g->b1 - g->b0;
+	uint8_t *used = calloc(nb + 1, 1);
+
+	if (na != nb) {
+		free(used);
+		if (g->a1 < g->fa->nstmt)
+			return fail(g->why, g->fa, &g->fa->stmt[g->a1],
+				"a statement crossed the fixed statement '%s'",
+				text(g->fa, &g->fa->stmt[g->a1]));
+		return fail(g->why, g->fa, &g->fa->stmt[g->a0],
+			"%s", "statements were added or removed");
+	}
+	for (uint32_t i = 0; i < na; i++) {
+		uint32_t j;
+		for (j = 0; j < nb; j++)
+			if (!used[j] && tb[j] == ta[i])
+				break;
+		if (j == nb) {
+			free(used);
+			return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+				"'%s' is missing from the rewrite", ta[i]);
+		}
+		used[j] = 1;
+		pos[i] = j;
+	}
+	free(used);
+	return 0;
+}
+
+static int
+regorder(Seg *g, Acc *acc, uint32_t n)
+{
+	/* for each register, in A's order: each write stays after every
+	 * access since the previous write, and before every later access
+	 * up to the next write */
+	uint32_t nreg = g->fa->nreg;
+	int32_t *lastw = malloc((nreg + 1) * sizeof *lastw);
+	uint32_t *maxr = calloc(nreg + 1, sizeof *maxr);
+	uint8_t *seen = calloc(nreg + 1, 1);
+	int rc = 0;
+
+	for (uint32_t r = 0; r < nreg; r++)
+		lastw[r] = -1;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		Acc *a = &acc[i];
+		for (uint32_t k = 0; k < a->nuse && !rc; k++) {
+			int32_t r = a->use[k];
+			if (lastw[r] >= 0 && acc[lastw[r]].pos > a->pos)
+				rc = -1;
+			if (!seen[r] || a->pos > maxr[r])
+				maxr[r] = a->pos;
+			seen[r] = 1;
+		}
+		for (uint32_t k = 0; k < a->ndef && !rc; k++) {
+			int32_t r = a->def[k];
+			if (lastw[r] >= 0 && acc[lastw[r]].pos > a->pos)
+				rc = -1;
+			if (seen[r] && maxr[r] > a->pos)
+				rc = -1;
+			lastw[r] = (int32_t)i;
+			seen[r] = 1;
+			maxr[r] = a->pos;
+		}
+		if (rc)
+			fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+				"'%s' crosses an access to a register it shares",
+				a->text);
+	}
+	free(lastw);
+	free(maxr);
+	free(seen);
+	return rc;
+}
+
+static int
+otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
+{
+	uint32_t *mem = xmalloc((n + 1) * sizeof *mem), nm = 0;
+	int32_t lastlab = -1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (mv[g->a0 + i] == 2) {
+			if (lastlab >= 0 && acc[lastlab].pos > acc[i].pos) {
+				free(mem);
+				return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+					"debug label '%s' moved across another",
+					acc[i].text);
+			}
+			lastlab = (int32_t)i;
+		}
+		if (acc[i].eff == Enone || mv[g->a0 + i] != 1)
+			continue;
+		for (uint32_t k = 0; k < nm; k++)
+			if (memorder(&acc[mem[k]], &acc[i])
+			&& acc[mem[k]].pos > acc[i].pos) {
+				free(mem);
+				return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+					"'%s' crosses a memory or ordering effect",
+					acc[i].text);
+			}
+		mem[nm++] = i;
+	}
+	free(mem);
+	return 0;
+}
+
+static int
+segment(Seg *g, uint8_t *mv)
+{
+	uint32_t n = g->a1 - g->a0, nb = g->b1 - g->b0;
+	Str *ta = xmalloc((n + 1) * sizeof *ta);
+	Str *tb = xmalloc((nb + 1) * sizeof *tb);
+	uint32_t *pos = xmalloc((n + 1) * sizeof *pos);
+	Acc *acc = calloc(n + 1, sizeof *acc);
+	int rc;
+
+	for (uint32_t i = 0; i < n; i++)
+		ta[i] = text(g->fa, &g->fa->stmt[g->a0 + i]);
+	for (uint32_t j = 0; j < nb; j++)
+		tb[j] = text(g->fb, &g->fb->stmt[g->b0 + j]);
+	rc = pairup(g, ta, tb, pos);
+	for (uint32_t i = 0; !rc && i < n; i++) {
+		Stmt *s = &g->fa->stmt[g->a0 + i];
+		if (s->kind == Sins)
+			access(s, &acc[i]);
+		acc[i].pos = pos[i];
+		acc[i].text = ta[i];
+	}
+	if (!rc)
+		rc = regorder(g, acc, n);
+	if (!rc)
+		rc = otherorder(g, acc, mv, n);
+	for (uint32_t i = 0; i < n; i++) {
+		free(acc[i].def);
+		free(acc[i].use);
+	}
+	free(acc);
+	free(pos);
+	free(ta);
+	free(tb);
+	return rc;
+}
+
+/* Walks both bodies fixed statement by fixed statement. */
+static int
+body(Func *fa, Func *fb, Buf *why)
+{
+	uint8_t *ma = movables(fa), *mb = movables(fb);
+	uint32_t i = 0, j = 0;
+	int rc = 0;
+
+	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
+		Seg g = {fa, fb, i, i, j, j, why};
+		while (g.a1 < fa->nstmt && ma[g.a1])
+			g.a1++;
+		while (g.b1 < fb->nstmt && mb[g.b1])
+			g.b1++;
+		if (g.a1 > g.a0 || g.b1 > g.b0)
+			rc = segment(&g, ma);
+		i = g.a1;
+		j = g.b1;
+		if (rc)
+			break;
+		if (i < fa->nstmt && j < fb->nstmt) {
+			if (text(fa, &fa->stmt[i]) != text(fb, &fb->stmt[j]))
+				rc = fail(why, fa, &fa->stmt[i],
+					"fixed statement '%s' changed or moved",
+					text(fa, &fa->stmt[i]));
+			i++;
+			j++;
+		} else if (i < fa->nstmt || j < fb->nstmt) {
+			rc = fail(why, fa, &fa->stmt[i < fa->nstmt ? i : 0],
+				"%s", "the bodies end differently");
+		}
+	}
+	free(ma);
+	free(mb);
+	return rc;
+}
+
+static Str
+header(Item *it)
+{
+	Func f = *it->fn;
+	Item c = *it;
+	Buf b = {0};
+	Str r;
+
+	f.nstmt = 0;
+	c.fn = &f;
+	printitem(&b, &c);
+	r = intern(b.p, b.n);
+	free(b.p);
+	return r;
+}
+
+static Str
+itemtext(Item *it)
+{
+	Buf b = {0};
+	Str r;
+
+	printitem(&b, it);
+	r = intern(b.p ? b.p : "", b.n);
+	free(b.p);
+	return r;
+}
+
+/* 0 when b is proven to compute what a computes; else -1, with the
+ * first reason in why. */
+int
+validate(Module *a, Module *b, Buf *why)
+{
+	if (a->nitem != b->nitem) {
+		bputs(why, "the modules have different numbers of items\n");
+		return -1;
+	}
+	for (uint32_t i = 0; i < a->nitem; i++) {
+		Item *x = &a->item[i], *y = &b->item[i];
+		if (x->kind != y->kind) {
+			bprintf(why, "item %u differs in kind\n", i);
+			return -1;
+		}
+		if (x->kind != Ifunc) {
+			if (itemtext(x) != itemtext(y)) {
+				bprintf(why, "line %u: module-level statement "
+					"changed\n", x->pos.line);
+				return -1;
+			}
+			continue;
+		}
+		if (header(x) != header(y)) {
+			bprintf(why, "%s: the function header changed "
+				"(name, parameters or directives)\n", x->fn->name);
+			return -1;
+		}
+		if (x->fn->body && body(x->fn, y->fn, why))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+helpvalidate(FILE *f)
+{
+	fprintf(f,
+"usage: ptxpress validate ORIG NEW\n"
+"\n"
+"Proves, function by function, that NEW computes what ORIG computes: the\n"
+"same headers and declarations, the same fixed statements (branch\n"
+"targets, branches, calls, waits, inline asm scopes) in the same order,\n"
+"and between them the same instructions, reordered only where no\n"
+"register, memory, barrier, fence, async, collective or carry-flag\n"
+"dependence forbids it.  It shares no code with the schedulers.\n"
+"\n"
+"Exit status: 0 proven, 1 not proven (the first reason is printed),\n"
+"2 a file cannot be read or parsed.\n");
+	return f == stdout ? 0 : 2;
+}
+
+int
+cmdvalidate(int argc, char **argv)
+{
+	Diag da, db;
+	char *sa, *sb;
+	Buf why = {0};
+	int rc;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help")
+	|| !strcmp(argv[1], "-h")))
+		return helpvalidate(stdout);
+	if (argc != 3)
+		return helpvalidate(stderr);
+	Module *a = load(argv[1], &da, &sa);
+	Module *b = load(argv[2], &db, &sb);
+	if (!a || !b || a->nerr || b->nerr) {
+		unload(a, sa);
+		unload(b, sb);
+		return 2;
+	}
+	rc = validate(a, b, &why);
+	if (rc)
+		fprintf(stderr, "%s: not proven: %s", argv[2], why.p);
+	else
+		fprintf(stderr, "%s: proven equivalent to %s\n", argv[2],
+			argv[1]);
+	free(why.p);
+	unload(a, sa);
+	unload(b, sb);
+	return rc ? 1 : 0;
+}
