@@ -545,6 +545,38 @@ int cmdopt(int, char **);
 /* ---- verify.c ---- */
 int cmdverify(int, char **);
 
+/* ---- rewrite.c ---- */
+/* Rewrites the PTX text src[0..n) with pipeline (NULL: the default) for
+ * arch (NULL: the file's .target); on success *out is malloc'd text and
+ * report (if not NULL) receives one line per kernel.  Returns 0, or -1
+ * and leaves *out NULL when the input cannot be parsed or the rewrite
+ * cannot be proven; it never exits. */
+int rewrite(const char *path, const char *src, size_t n,
+	const char *pipeline, const char *arch, char **out, Buf *report);
+
+/* ---- cache.c ---- */
+typedef struct Hash {   /* SHA-256 */
+	uint32_t h[8];
+	uint64_t n;
+	unsigned char buf[64];
+} Hash;
+enum { Cmiss, Ctext, Csame, Cfail };  /* a cache entry: the rewritten
+                                       * text, "same as the input",
+                                       * "the rewrite failed" */
+void hinit(Hash *);
+void hadd(Hash *, const void *, size_t);
+void hfield(Hash *, const char *, size_t);
+void hhex(Hash *, char out[65]);
+char *ptxasversion(const char *ptxas);
+char *cachedir(void);
+int cacheget(const char *key, char **text, size_t *n);
+void cacheput(const char *key, int kind, const char *text, size_t n);
+void cachenote(const char *dir, int hit);
+int cmdcache(int, char **);
+
+/* ---- cmddump.c ---- */
+int cmddump(int, char **);
+
 /* ---- main.c ---- */
 extern const char *progname;
 

@@ -21,6 +21,8 @@ static const Cmd cmds[] = {
 		"original does"},
 	{"verify", cmdverify, "run original and rewritten PTX on the GPU, "
 		"compare, time"},
+	{"dump", cmddump, "rewrite a CuTe DSL or Triton dump folder"},
+	{"cache", cmdcache, "show or clear ptxpress-ptxas's result cache"},
 };
 
 static void
@@ -56,7 +58,17 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
+		/* which ptxas the commands and ptxpress-ptxas would run */
+		char *p = ptxasfind(0), *v = p ? ptxasversion(p) : 0;
+		const char *r = v ? strstr(v, "release ") : 0;
 		printf("ptxpress %s\n", PTXPRESS_VERSION);
+		if (!p)
+			printf("ptxas: none found (set PTXPRESS_PTXAS or PATH)\n");
+		else
+			printf("ptxas: %s (%.*s)\n", p, r ? (int)strcspn(r, "\n")
+				: 7, r ? r : "unknown");
+		free(v);
+		free(p);
 		return 0;
 	}
 	for (size_t i = 0; i < countof(cmds); i++)
