@@ -329,6 +329,28 @@ typedef struct Sched {
 	uint32_t range[2];     /* input lines to touch; {0, 0}: all */
 } Sched;
 
+/* ---- what opt is asked to do (opt.c) ---- */
+
+typedef struct Scope {
+	const char *kernel;        /* only this function, or NULL */
+	uint32_t lines[2];         /* only regions touching these lines */
+	FILE *explain;             /* say per pass what moved, or NULL */
+	double noise;              /* overrides the rand passes' noise */
+} Scope;
+
+typedef struct Optreq {
+	const char *in, *out;      /* in: the name in messages */
+	const char *pipe;          /* NULL: the default variants */
+	const char *arch, *ptxas;  /* NULL: the .target, the one found */
+	const char *const *args;   /* more ptxas options, NULL-ended */
+	const char *report;        /* "text" or "json" */
+	int search;                /* -1: when ptxas is found; 0; 1 */
+	int jobs, tries, inplace;
+	uint64_t seed;
+	Scope sc;
+	FILE *log;                 /* report and notes, or NULL: silent */
+} Optreq;
+
 /* ---- diagnostics ---- */
 
 typedef struct Diag {
@@ -540,6 +562,8 @@ int validate(Module *orig, Module *rewritten, Buf *why);
 int cmdvalidate(int, char **);
 
 /* ---- opt.c ---- */
+int optimize(Optreq *, const char *src, size_t n, Buf *out);
+void optdefaults(Optreq *);
 int cmdopt(int, char **);
 
 /* ---- verify.c ---- */
@@ -552,7 +576,8 @@ int cmdverify(int, char **);
  * and leaves *out NULL when the input cannot be parsed or the rewrite
  * cannot be proven; it never exits. */
 int rewrite(const char *path, const char *src, size_t n,
-	const char *pipeline, const char *arch, char **out, Buf *report);
+	const char *pipeline, const char *arch, const char *ptxas,
+	const char *const *ptxasargs, char **out, Buf *report);
 
 /* ---- cache.c ---- */
 typedef struct Hash {   /* SHA-256 */

@@ -334,7 +334,7 @@ dofile(Dump *d, const char *rel)
 	bprintf(&out, "%s/%s", d->out, rel);
 	bprintf(&cub, "%.*s.cubin", (int)(out.n - 4), out.p);
 	mkparents(out.p);
-	if (rewrite(in.p, src, n, d->pipeline, arch, &text, 0)) {
+	if (rewrite(in.p, src, n, d->pipeline, arch, 0, 0, &text, 0)) {
 		fprintf(stderr, "%s: %s: cannot parse or rewrite; measured "
 			"as it is (run 'ptxpress check %s')\n", progname,
 			in.p, in.p);

@@ -79,12 +79,6 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 	return 0;
 }
 
-typedef struct Scope {
-	const char *kernel;        /* only this function, or NULL */
-	uint32_t lines[2];         /* only regions touching these lines */
-	int explain;
-	double noise;              /* overrides the rand passes' noise */
-} Scope;
 
 /* Runs the pipeline over every function in scope. */
 static uint32_t
@@ -108,7 +102,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				s.noise = sc->noise;
 			uint32_t n = sched(f, &s);
 			if (sc->explain)
-				fprintf(stderr, "%s: %s: %s moved %u "
+				fprintf(sc->explain, "%s: %s: %s moved %u "
 					"instructions\n", progname, f->name,
 					pp->p[k].name, n);
 			moved += n;
@@ -132,6 +126,7 @@ typedef struct Pool {
 	Var *v;
 	int n, next;
 	const char *ptxas, *arch;
+	const char *const *args;
 	pthread_mutex_t mu;
 } Pool;
 
@@ -146,7 +141,7 @@ worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i < 0)
 			return 0;
-		Pxopt o = {p->ptxas, p->v[i].path, p->arch, 0, 0};
+		Pxopt o = {p->ptxas, p->v[i].path, p->arch, 0, p->args};
 		ptxasrun(&o, &p->v[i].res);
 		p->v[i].done = 1;
 	}
@@ -226,12 +221,6 @@ writetmp(const char *path, const char *t, size_t n)
 
 /* ---- the command ---- */
 
-typedef struct Opt {
-	const char *in, *out, *pipe, *arch, *ptxas, *report;
-	int search, jobs, tries, inplace;
-	uint64_t seed;
-	Scope sc;
-} Opt;
 
 static int
 helpopt(FILE *f)
@@ -285,7 +274,7 @@ helpopt(FILE *f)
 }
 
 static int
-optargs(int argc, char **argv, Opt *o)
+optargs(int argc, char **argv, Optreq *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -324,7 +313,7 @@ optargs(int argc, char **argv, Opt *o)
 			o->sc.lines[0] = x;
 			o->sc.lines[1] = y;
 		} else if (!strcmp(a, "--explain"))
-			o->sc.explain = 1;
+			o->sc.explain = stderr;
 		else if (!strcmp(a, "--in-place"))
 			o->inplace = 1;
 		else if ((a[0] != '-' || !a[1]) && !o->in)
@@ -346,7 +335,7 @@ optargs(int argc, char **argv, Opt *o)
 
 /* The variants a search tries, in order; the first is the input. */
 static int
-variants(Opt *o, Pipe *v, int max)
+variants(Optreq *o, Pipe *v, int max)
 {
 	static const char *const base[] = {
 		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
@@ -391,12 +380,14 @@ typedef struct Kern {
 } Kern;
 
 static void
-report(Opt *o, Kern *k, int nk, Pipe *v, int nv)
+report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 {
+	if (!o->log)
+		return;
 	if (!strcmp(o->report, "json")) {
-		fprintf(stderr, "{\"variants\": %d, \"kernels\": [", nv);
+		fprintf(o->log, "{\"variants\": %d, \"kernels\": [", nv);
 		for (int i = 0; i < nk; i++)
-			fprintf(stderr, "%s\n {\"name\": \"%s\", \"pipeline\": "
+			fprintf(o->log, "%s\n {\"name\": \"%s\", \"pipeline\": "
 				"\"%s\", \"before\": {\"registers\": %d, "
 				"\"spill_bytes\": %ld, \"stack\": %ld}, "
 				"\"after\": {\"registers\": %d, \"spill_bytes\": "
@@ -405,10 +396,10 @@ report(Opt *o, Kern *k, int nk, Pipe *v, int nv)
 				k[i].before.spill, k[i].before.stack,
 				k[i].after.regs, k[i].after.spill,
 				k[i].after.stack);
-		fprintf(stderr, "\n]}\n");
+		fprintf(o->log, "\n]}\n");
 		return;
 	}
-	fprintf(stderr, "%-40s %11s %11s %11s  %s\n", "kernel",
+	fprintf(o->log, "%-40s %11s %11s %11s  %s\n", "kernel",
 		"regs", "spill B", "stack B", "pipeline");
 	for (int i = 0; i < nk; i++) {
 		char a[24], b[24], c[24];
@@ -418,14 +409,14 @@ report(Opt *o, Kern *k, int nk, Pipe *v, int nv)
 			k[i].after.spill);
 		snprintf(c, sizeof c, "%ld->%ld", k[i].before.stack,
 			k[i].after.stack);
-		fprintf(stderr, "%-40.40s %11s %11s %11s  %s\n", k[i].name, a, b,
+		fprintf(o->log, "%-40.40s %11s %11s %11s  %s\n", k[i].name, a, b,
 			c, v[k[i].best].text);
 	}
 }
 
 /* Parses src afresh and applies, to each kernel, its chosen variant. */
 static Module *
-assemble(Opt *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
+assemble(Optreq *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
 {
 	Diag d = {0};
 	Module *m = parse(o->in, src, n, &d);
@@ -436,7 +427,7 @@ assemble(Opt *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
 }
 
 static int
-proven(Opt *o, Module *orig, Module *m, Buf *text)
+proven(Optreq *o, Module *orig, Module *m, Buf *text)
 {
 	Diag d = {0};
 	Buf why = {0};
@@ -448,8 +439,8 @@ proven(Opt *o, Module *orig, Module *m, Buf *text)
 	d.quiet = 1;
 	Module *re = parse(o->in, text->p ? text->p : "", text->n, &d);
 	rc = re->nerr ? -1 : validate(orig, re, &why);
-	if (rc)
-		fprintf(stderr, "%s: note: %s: the rewrite is not proven, the "
+	if (rc && o->log)
+		fprintf(o->log, "%s: note: %s: the rewrite is not proven, the "
 			"input is kept: %s", progname, o->in,
 			why.p ? why.p : "it does not parse\n");
 	afree(re->a);
@@ -458,7 +449,7 @@ proven(Opt *o, Module *orig, Module *m, Buf *text)
 }
 
 static int
-search(Opt *o, const char *src, size_t n, Module *orig, Kern **kp)
+search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 {
 	Pipe v[256];
 	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
@@ -485,7 +476,8 @@ search(Opt *o, const char *src, size_t n, Module *orig, Kern **kp)
 		free(t);
 		afree(m->a);
 	}
-	Pool pool = {var, nv, 0, ptxas, o->arch, PTHREAD_MUTEX_INITIALIZER};
+	Pool pool = {var, nv, 0, ptxas, o->arch, o->args,
+		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
 	k = calloc(orig->nitem + 1, sizeof *k);
 	for (uint32_t i = 0; i < orig->nitem; i++) {
@@ -505,8 +497,8 @@ search(Opt *o, const char *src, size_t n, Module *orig, Kern **kp)
 			}
 		}
 	}
-	if (var[0].res.status != 0 && var[0].res.log)
-		fprintf(stderr, "%s: ptxas rejects the input:\n%s", progname,
+	if (var[0].res.status != 0 && var[0].res.log && o->log)
+		fprintf(o->log, "%s: ptxas rejects the input:\n%s", progname,
 			var[0].res.log);
 	for (int i = 0; i < nv; i++) {
 		unlink(var[i].path);
@@ -520,70 +512,111 @@ search(Opt *o, const char *src, size_t n, Module *orig, Kern **kp)
 	return nk;
 }
 
+/* Rewrites src[0..n): the search when ptxas is at hand (o->search
+ * -1: if found), else o->pipe as given.  out receives the rewritten text,
+ * or the input when the rewrite is not proven.  Returns 0 rewritten,
+ * 1 input kept, -1 the input does not parse (nothing in out). */
+int
+optimize(Optreq *o, const char *src, size_t n, Buf *out)
+{
+	Diag d = {0};
+	Kern *k = 0;
+	Module *m;
+	int nk;
+
+	d.quiet = !o->log;
+	Module *orig = parse(o->in, src, n, &d);
+	if (orig->nerr || !orig->nitem) {
+		afree(orig->a);
+		return -1;
+	}
+	if (o->search) {
+		char *p = ptxasfind(o->ptxas);
+		o->search = p != 0;
+		free(p);
+	}
+	if (o->search) {
+		Pipe v[256];
+		nk = search(o, src, n, orig, &k);
+		if (nk < 0) {
+			o->search = 0;
+			return optimize(o, src, n, out);
+		}
+		variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
+			: o->tries);
+		m = assemble(o, src, n, k, nk, v);
+	} else {
+		Pipe p;
+		if (pipeparse(o->pipe ? o->pipe : "sched=bu", o->seed, &p)) {
+			afree(orig->a);
+			return -1;
+		}
+		Diag d2 = {0};
+		m = parse(o->in, src, n, &d2);
+		runpipe(m, &p, &o->sc, 0);
+	}
+	int rc = 0;
+	if (proven(o, orig, m, out)) {
+		free(out->p);
+		*out = (Buf){0};
+		bput(out, src, n);
+		rc = 1;
+	}
+	free(k);
+	afree(m->a);
+	afree(orig->a);
+	return rc;
+}
+
+void
+optdefaults(Optreq *o)
+{
+	memset(o, 0, sizeof *o);
+	o->report = "text";
+	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	o->tries = 12;
+	o->seed = 1;
+	o->search = -1;
+	o->in = "<input>";
+}
+
 int
 cmdopt(int argc, char **argv)
 {
-	Opt o = {0};
+	Optreq o;
 	Diag d;
 	char *src;
 	Buf text = {0};
-	Kern *k = 0;
-	int rc, nk;
+	int rc;
 
-	o.report = "text";
-	o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	o.tries = 12;
-	o.seed = 1;
-	o.search = -1;
+	optdefaults(&o);
+	o.in = 0;
+	o.log = stderr;
 	if ((rc = optargs(argc, argv, &o)))
 		return rc < 0 ? 0 : rc;
+	if (o.search > 0) {
+		char *p = ptxasfind(o.ptxas);
+		if (!p) {
+			fprintf(stderr, "%s opt: --search needs ptxas\n",
+				progname);
+			return 2;
+		}
+		free(p);
+	}
 	Module *orig = load(o.in, &d, &src);
 	if (!orig || orig->nerr) {
 		unload(orig, src);
 		return 2;
 	}
-	if (o.search) {
-		char *p = ptxasfind(o.ptxas);
-		if (!p && o.search > 0) {
-			fprintf(stderr, "%s opt: --search needs ptxas\n",
-				progname);
-			unload(orig, src);
-			return 2;
-		}
-		o.search = p != 0;
-		free(p);
-	}
-	Module *m;
-	if (o.search) {
-		Pipe v[256];
-		nk = search(&o, src, orig->rawlen, orig, &k);
-		if (nk < 0) {
-			unload(orig, src);
-			return 2;
-		}
-		variants(&o, v, o.tries < 2 ? 2 : o.tries > 256 ? 256
-			: o.tries);
-		m = assemble(&o, src, orig->rawlen, k, nk, v);
-	} else {
-		Pipe p;
-		if (pipeparse(o.pipe ? o.pipe : "sched=bu", o.seed, &p)) {
-			unload(orig, src);
-			return 2;
-		}
-		Diag d2 = {0};
-		m = parse(o.in, src, orig->rawlen, &d2);
-		runpipe(m, &p, &o.sc, 0);
-	}
-	if (proven(&o, orig, m, &text)) {
-		free(text.p);
-		text = (Buf){0};
-		bput(&text, src, orig->rawlen);
+	size_t n = orig->rawlen;
+	unload(orig, 0);
+	if (optimize(&o, src, n, &text) < 0) {
+		free(src);
+		return 2;
 	}
 	rc = writeatomic(o.out, text.p ? text.p : "", text.n, o.inplace, o.in)
 		? 2 : 0;
 	free(text.p);
-	free(k);
-	afree(m->a);
-	unload(orig, src);
+	free(src);
 	return rc;
 }

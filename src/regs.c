@@ -9,7 +9,7 @@
 
 typedef struct Ent { Str key; int32_t id, count, prev; } Ent;
 
-typedef struct Scope {
+typedef struct Names {
 	Ent *tab;              /* open addressing on the Str pointer */
 	uint32_t cap, n;
 	struct { uint32_t slot; Ent old; } *undo;
@@ -17,7 +17,7 @@ typedef struct Scope {
 	Reg *reg;
 	uint32_t nreg, capreg;
 	uint32_t depth;
-} Scope;
+} Names;
 
 static uint32_t
 hptr(Str s)
@@ -28,7 +28,7 @@ hptr(Str s)
 }
 
 static Ent *
-slot(Scope *S, Str k)
+slot(Names *S, Str k)
 {
 	uint32_t i = hptr(k) & (S->cap - 1);
 
@@ -38,7 +38,7 @@ slot(Scope *S, Str k)
 }
 
 static void
-rehash(Scope *S)
+rehash(Names *S)
 {
 	Ent *old = S->tab;
 	uint32_t n = S->cap;
@@ -55,7 +55,7 @@ rehash(Scope *S)
 
 /* Binds key in the current scope, remembering what it hid. */
 static void
-bind(Scope *S, Str key, int32_t id, int32_t count)
+bind(Names *S, Str key, int32_t id, int32_t count)
 {
 	Ent *e;
 
@@ -81,7 +81,7 @@ bind(Scope *S, Str key, int32_t id, int32_t count)
 }
 
 static void
-unbind(Scope *S, uint32_t mark)
+unbind(Names *S, uint32_t mark)
 {
 	while (S->nundo > mark) {
 		S->nundo--;
@@ -121,7 +121,7 @@ units(Decl *d, uint8_t *pred, Str *type)
 }
 
 static int32_t
-newreg(Scope *S, Str name, Str prefix, uint32_t idx, Decl *d)
+newreg(Names *S, Str name, Str prefix, uint32_t idx, Decl *d)
 {
 	Reg *r;
 
@@ -157,7 +157,7 @@ rangekey(const char *prefix, size_t n)
 }
 
 static void
-declare(Scope *S, Decl *d)
+declare(Names *S, Decl *d)
 {
 	for (uint32_t i = 0; i < d->nname; i++) {
 		Dname *n = &d->name[i];
@@ -176,7 +176,7 @@ declare(Scope *S, Decl *d)
 
 /* %r57: an exact binding, else a range of prefix %r holding 57. */
 static int32_t
-lookup(Scope *S, Str name)
+lookup(Names *S, Str name)
 {
 	Ent *e = S->cap ? slot(S, name) : 0;
 	size_t n, k;
@@ -196,7 +196,7 @@ lookup(Scope *S, Str name)
 }
 
 static void
-bindop(Scope *S, Opnd *o)
+bindop(Names *S, Opnd *o)
 {
 	for (uint32_t i = 0; i < o->nsub; i++)
 		bindop(S, &o->sub[i]);
@@ -210,7 +210,7 @@ bindop(Scope *S, Opnd *o)
 void
 resolve(Module *m, Func *f, Diag *d)
 {
-	Scope S = {0};
+	Names S = {0};
 	uint32_t marks[256], nmark = 0;
 
 	UNUSED(d);

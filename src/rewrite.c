@@ -1,7 +1,12 @@
 /* rewrite.c: the one entry point every caller (ptxpress-ptxas, dump)
- * uses to rewrite PTX.  For now it is the identity: parse, then give
- * the input back losslessly, which proves the front end can read the
- * file.  The opt pipeline replaces the body; the contract stays. */
+ * uses to rewrite PTX: opt's search when a ptxas is at hand, else the
+ * pipeline as given; proven by the validator or not rewritten at all.
+ *
+ * The pipeline: NULL or "" or "search" for the search over opt's default
+ * variants, "none" or "identity" for the input as it is, anything else
+ * an opt pipeline ("sched=bu,sink").  PTXPRESS_TRIES and PTXPRESS_SEED
+ * tune the search (default 8 tries, seed 1), PTXPRESS_JOBS its threads
+ * (default 1: builds run jobs of their own). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -9,42 +14,75 @@
 /* One report line per kernel, so callers can log what was done even
  * when nothing was. */
 static void
-reportfuncs(Buf *r, Module *m, const char *pipeline, const char *arch)
+reportfuncs(Buf *r, Module *m, const char *pipeline, const char *arch,
+	int rc)
 {
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].kind == Ifunc ? m->item[i].fn : 0;
 		if (!f || !f->entry || !f->body)
 			continue;
-		bprintf(r, "%s\t%s\t%s\tunchanged\n", f->name, arch,
-			pipeline);
+		bprintf(r, "%s\t%s\t%s\t%s\n", f->name, arch, pipeline,
+			rc ? "unchanged" : "rewritten");
 	}
+}
+
+static int
+envint(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : def;
 }
 
 int
 rewrite(const char *path, const char *src, size_t n,
-	const char *pipeline, const char *arch, char **out, Buf *report)
+	const char *pipeline, const char *arch, const char *ptxas,
+	const char *const *ptxasargs, char **out, Buf *report)
 {
 	Diag d = {0};
 	Buf b = {0};
-	Module *m;
+	Optreq o;
+	int rc;
 
 	*out = 0;
-	if (!pipeline)
-		pipeline = "identity";
+	if (!pipeline || !*pipeline)
+		pipeline = "search";
 	d.quiet = 1;  /* callers decide how loudly to fall back */
-	m = parse(path ? path : "<input>", src, n, &d);
+	Module *m = parse(path ? path : "<input>", src, n, &d);
 	if (m->nerr || !m->nitem) {
 		afree(m->a);
 		return -1;
 	}
-	if (!arch)
-		arch = m->target ? m->target : "unknown";
-	/* bput keeps the text NUL-terminated; the NULs CuTe DSL dumps end
-	 * with are past m->len, not PTX, and are dropped */
-	emitlossless(&b, m);
+	optdefaults(&o);
+	o.in = path ? path : "<input>";
+	o.arch = arch;
+	o.ptxas = ptxas;
+	o.args = ptxasargs;
+	o.tries = envint("PTXPRESS_TRIES", 8);
+	o.seed = (uint64_t)envint("PTXPRESS_SEED", 1);
+	o.jobs = envint("PTXPRESS_JOBS", 1);
+	if (!strcmp(pipeline, "none") || !strcmp(pipeline, "identity")) {
+		o.search = 0;
+		o.pipe = "none";
+	} else if (strcmp(pipeline, "search")) {
+		o.search = 0;
+		o.pipe = pipeline;
+	}
+	rc = optimize(&o, src, n, &b);
+	if (rc < 0) {
+		free(b.p);
+		afree(m->a);
+		return -1;
+	}
+	/* the NULs CuTe DSL dumps end with are past the PTX: dropped */
+	while (b.n && !b.p[b.n - 1])
+		b.n--;
 	if (report)
-		reportfuncs(report, m, pipeline, arch);
+		reportfuncs(report, m, pipeline, arch ? arch : m->target
+			? m->target : "unknown", rc);
 	afree(m->a);
-	*out = b.p;
+	*out = b.p ? b.p : calloc(1, 1);
+	if (b.p)
+		b.p[b.n] = 0;
 	return 0;
 }

@@ -292,6 +292,12 @@ key(Run *r, In *in, char out[65])
 	hfield(&h, r->self, 64);
 	hfield(&h, r->ptxasver, strlen(r->ptxasver));
 	hfield(&h, r->pipeline, strlen(r->pipeline));
+	/* the search's other knobs change the result too */
+	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED"};
+	for (size_t i = 0; i < countof(knobs); i++) {
+		const char *v = getenv(knobs[i]);
+		hfield(&h, v ? v : "", v ? strlen(v) : 0);
+	}
 	for (int i = 1; i < r->argc; i++) {
 		/* which file and where the cubin goes change nothing */
 		const char *a = i == in->argi ? "<input>"
@@ -303,6 +309,19 @@ key(Run *r, In *in, char out[65])
 }
 
 /* ---- rewriting one input ---- */
+
+/* The caller's options less the ones ptxasrun sets itself (inputs, -o,
+ * -v, the arch): what a search or a measurement passes on to ptxas. */
+static void
+extraargs(Run *r, const char **extra)
+{
+	int k = 0;
+
+	for (int i = 1; i < r->argc && k < 63; i++)
+		if (!r->drop[i])
+			extra[k++] = r->argv[i];
+	extra[k] = 0;
+}
 
 static const char *
 basename_(const char *p)
@@ -329,7 +348,10 @@ rewritten(Run *r, In *in, char **text)
 		if (kind != Cmiss)
 			return kind;
 	}
-	if (rewrite(in->path, in->src, in->n, pipe, r->arch, text, 0))
+	const char *extra[64];
+	extraargs(r, extra);
+	if (rewrite(in->path, in->src, in->n, pipe, r->arch, r->real, extra,
+		text, 0))
 		kind = Cfail;
 	else if (strlen(*text) == in->n && !memcmp(*text, in->src, in->n))
 		kind = Csame;
@@ -402,12 +424,8 @@ static int
 measure(Run *r, const char *ptx, Pxres *res)
 {
 	const char *extra[64];
-	int k = 0;
 
-	for (int i = 1; i < r->argc && k < 63; i++)
-		if (!r->drop[i])
-			extra[k++] = r->argv[i];
-	extra[k] = 0;
+	extraargs(r, extra);
 	Pxopt o = {r->real, ptx, r->arch, 0, extra};
 	return ptxasrun(&o, res);
 }
