@@ -83,6 +83,9 @@ helpcheck(FILE *f)
 "used but never declared, branches to labels that do not exist, labels\n"
 "defined twice, unbalanced { } scopes.  Opcodes and modifiers newer than\n"
 "ptxpress's table are warnings, not errors: they are kept as written.\n"
+"It also warns about register budgets that silently vanish: warp roles\n"
+"at a launch budget of 128 registers or less with no setmaxnreg, or with\n"
+"a setmaxnreg ptxas will ignore (see 'ptxpress pressure').\n"
 "\n"
 "Diagnostics go to stderr as file:line:col: error: message, with the\n"
 "source line and a caret.  At most 20 errors are reported per file.\n"
@@ -130,6 +133,8 @@ cmdcheck(int argc, char **argv)
 			rc = 2;
 		} else {
 			check(m, &d);
+			if (!d.nerr)
+				lint(m, &d);  /* register budgets that vanish */
 			if (d.nerr && rc < 1)
 				rc = 1;
 		}

@@ -87,7 +87,7 @@ static const char *const modnames[] = {
 	".collector::b0::fill", ".collector::b0::use",
 	".collector::b0::lastuse", ".collector::b0::discard",
 	".before_thread_sync", ".after_thread_sync", ".warpx2::02_13",
-	".warpx2::01_23", ".warpx4", ".ld", ".st", ".mma", ".fence",
+	".warpx2::01_23", ".warpx4", ".ld", ".st", ".mma", ".fence", ".ashift",
 	".commit_group", ".wait_group", ".mma_async",
 	/* textures and surfaces */
 	".1d", ".2d", ".3d", ".4d", ".5d", ".a1d", ".a2d", ".cube", ".acube",
