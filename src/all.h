@@ -346,6 +346,7 @@ typedef struct Optreq {
 	const char *report;        /* "text" or "json" */
 	int search;                /* -1: when ptxas is found; 0; 1 */
 	int jobs, tries, inplace;
+	int regs;                  /* a register saving alone is enough */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
