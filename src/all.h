@@ -558,6 +558,13 @@ void dagfree(Dag *);
 /* ---- sched.c ---- */
 uint32_t sched(Func *, const Sched *);
 
+/* ---- moves.c ---- */
+uint32_t moves(Func *);
+
+/* ---- vcopy.c ---- */
+int32_t vcopies(Func *, uint32_t a0, uint32_t a1, Str *tb, uint32_t nb,
+	Stmt *eff, uint32_t *orig, Arena *, Buf *why);
+
 /* ---- validate.c ---- */
 int validate(Module *orig, Module *rewritten, Buf *why);
 int cmdvalidate(int, char **);

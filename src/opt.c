@@ -19,6 +19,7 @@ enum { Maxpass = 16 };
 
 typedef struct Pass {
 	char name[24];
+	int moves;          /* the moves pass, not a scheduler */
 	Sched s;
 } Pass;
 
@@ -65,12 +66,14 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else if (!strcmp(a, "sink"))
 			p->s = (Sched){.kind = Ssink, .up = 1,
 				.seed = p->s.seed};
+		else if (!strcmp(a, "moves"))
+			p->moves = 1;
 		else if (!strcmp(a, "none"))
 			continue;
 		else {
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, softmax=F, mix, sink, none)\n", progname, w);
+				"sched=td-rand, softmax=F, mix, sink, moves, none)\n", progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -100,7 +103,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			s.range[1] = sc->lines[1];
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
-			uint32_t n = sched(f, &s);
+			uint32_t n = pp->p[k].moves ? moves(f) : sched(f, &s);
 			if (sc->explain)
 				fprintf(sc->explain, "%s: %s: %s moved %u "
 					"instructions\n", progname, f->name,
@@ -258,6 +261,8 @@ helpopt(FILE *f)
 "                     mix            each region a strategy drawn from\n"
 "                                    the seed\n"
 "                     sink           move loads down next to their users\n"
+"                     moves          remove register copies and pack/\n"
+"                                    unpack pairs (copy propagation)\n"
 "                     none           nothing\n"
 "  --arch SM        target for ptxas (default: the file's .target)\n"
 "  --no-search      apply the pipeline without asking ptxas\n"

@@ -259,6 +259,9 @@ typedef struct Seg {
 	Func *fa, *fb;
 	uint32_t a0, a1, b0, b1;    /* [a0, a1) in A, [b0, b1) in B */
 	Buf *why;
+	uint32_t *orig;             /* A's statements as B should hold
+	                             * them: where each one came from */
+	uint32_t n;
 } Seg;
 
 static int
@@ -275,18 +278,11 @@ fail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
 static int
 pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 {
-	uint32_t na = g->a1 - g->a0, nb = g->b1 - g->b0;
+	uint32_t na = g->n, nb = g->b1 - g->b0;
 	uint8_t *used = calloc(nb + 1, 1);
+	Str fixed = g->a1 < g->fa->nstmt ? text(g->fa, &g->fa->stmt[g->a1])
+		: "the end";
 
-	if (na != nb) {
-		free(used);
-		if (g->a1 < g->fa->nstmt)
-			return fail(g->why, g->fa, &g->fa->stmt[g->a1],
-				"a statement crossed the fixed statement '%s'",
-				text(g->fa, &g->fa->stmt[g->a1]));
-		return fail(g->why, g->fa, &g->fa->stmt[g->a0],
-			"%s", "statements were added or removed");
-	}
 	for (uint32_t i = 0; i < na; i++) {
 		uint32_t j;
 		for (j = 0; j < nb; j++)
@@ -294,12 +290,23 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 				break;
 		if (j == nb) {
 			free(used);
-			return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
-				"'%s' is missing from the rewrite", ta[i]);
+			bprintf(g->why, "%s: line %u: '%s' is missing here: "
+				"moved across '%s', changed, or removed without "
+				"proof\n", g->fa->name,
+				g->fa->stmt[g->orig[i]].pos.line, ta[i], fixed);
+			return -1;
 		}
 		used[j] = 1;
 		pos[i] = j;
 	}
+	for (uint32_t j = 0; j < nb; j++)
+		if (!used[j]) {
+			free(used);
+			bprintf(g->why, "%s: '%s' appears in the rewrite before "
+				"'%s' but not in the original\n", g->fb->name,
+				tb[j], fixed);
+			return -1;
+		}
 	free(used);
 	return 0;
 }
@@ -339,7 +346,7 @@ regorder(Seg *g, Acc *acc, uint32_t n)
 			maxr[r] = a->pos;
 		}
 		if (rc)
-			fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+			fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
 				"'%s' crosses an access to a register it shares",
 				a->text);
 	}
@@ -356,22 +363,22 @@ otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
 	int32_t lastlab = -1;
 
 	for (uint32_t i = 0; i < n; i++) {
-		if (mv[g->a0 + i] == 2) {
+		if (mv[g->orig[i]] == 2) {
 			if (lastlab >= 0 && acc[lastlab].pos > acc[i].pos) {
 				free(mem);
-				return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+				return fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
 					"debug label '%s' moved across another",
 					acc[i].text);
 			}
 			lastlab = (int32_t)i;
 		}
-		if (acc[i].eff == Enone || mv[g->a0 + i] != 1)
+		if (acc[i].eff == Enone || mv[g->orig[i]] != 1)
 			continue;
 		for (uint32_t k = 0; k < nm; k++)
 			if (memorder(&acc[mem[k]], &acc[i])
 			&& acc[mem[k]].pos > acc[i].pos) {
 				free(mem);
-				return fail(g->why, g->fa, &g->fa->stmt[g->a0 + i],
+				return fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
 					"'%s' crosses a memory or ordering effect",
 					acc[i].text);
 			}
@@ -384,33 +391,45 @@ otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
 static int
 segment(Seg *g, uint8_t *mv)
 {
-	uint32_t n = g->a1 - g->a0, nb = g->b1 - g->b0;
-	Str *ta = xmalloc((n + 1) * sizeof *ta);
+	uint32_t na = g->a1 - g->a0, nb = g->b1 - g->b0;
+	Str *ta = xmalloc((na + 1) * sizeof *ta);
 	Str *tb = xmalloc((nb + 1) * sizeof *tb);
-	uint32_t *pos = xmalloc((n + 1) * sizeof *pos);
-	Acc *acc = calloc(n + 1, sizeof *acc);
-	int rc;
+	uint32_t *pos = xmalloc((na + 1) * sizeof *pos);
+	Acc *acc = calloc(na + 1, sizeof *acc);
+	Stmt *eff = xmalloc((na + 1) * sizeof *eff);
+	uint32_t *orig = xmalloc((na + 1) * sizeof *orig);
+	Arena *ar = anew();
+	int rc = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		ta[i] = text(g->fa, &g->fa->stmt[g->a0 + i]);
 	for (uint32_t j = 0; j < nb; j++)
 		tb[j] = text(g->fb, &g->fb->stmt[g->b0 + j]);
-	rc = pairup(g, ta, tb, pos);
-	for (uint32_t i = 0; !rc && i < n; i++) {
-		Stmt *s = &g->fa->stmt[g->a0 + i];
-		if (s->kind == Sins)
-			access(s, &acc[i]);
+	int32_t n = vcopies(g->fa, g->a0, g->a1, tb, nb, eff, orig, ar,
+		g->why);
+	if (n < 0)
+		rc = -1, n = 0;
+	g->orig = orig;
+	g->n = (uint32_t)n;
+	for (int32_t i = 0; i < n; i++)
+		ta[i] = text(g->fa, &eff[i]);
+	if (!rc)
+		rc = pairup(g, ta, tb, pos);
+	for (int32_t i = 0; !rc && i < n; i++) {
+		if (eff[i].kind == Sins)
+			access(&eff[i], &acc[i]);
 		acc[i].pos = pos[i];
 		acc[i].text = ta[i];
 	}
 	if (!rc)
-		rc = regorder(g, acc, n);
+		rc = regorder(g, acc, (uint32_t)n);
 	if (!rc)
-		rc = otherorder(g, acc, mv, n);
-	for (uint32_t i = 0; i < n; i++) {
+		rc = otherorder(g, acc, mv, (uint32_t)n);
+	for (int32_t i = 0; i < n; i++) {
 		free(acc[i].def);
 		free(acc[i].use);
 	}
+	afree(ar);
+	free(eff);
+	free(orig);
 	free(acc);
 	free(pos);
 	free(ta);
@@ -427,7 +446,7 @@ body(Func *fa, Func *fb, Buf *why)
 	int rc = 0;
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why};
+		Seg g = {fa, fb, i, i, j, j, why, 0, 0};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		while (g.b1 < fb->nstmt && mb[g.b1])
