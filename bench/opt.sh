@@ -36,8 +36,8 @@ for f in $files; do
 	    -v ok="$ok" -v rep="$tmp/rep" '
 		BEGIN { while ((getline l < rep) > 0)
 			if (match(l, /"name": "[^"]*", "pipeline": "[^"]*"/)) {
-				x = substr(l, RSTART, RLENGTH)
-				split(x, q, "\"")
+				m = substr(l, RSTART, RLENGTH)
+				split(m, q, "\"")
 				pipe[q[4]] = q[8] } }
 		NR == FNR { b[$1] = $0; next }
 		{ split(b[$1], x, "\t"); k = $1

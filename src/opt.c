@@ -83,6 +83,20 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 }
 
 
+/* The pressure model's peak for f, for --explain. */
+static int
+peakof(Module *m, Func *f)
+{
+	int p;
+
+	fillcfg(f, m);
+	filllive(f);
+	fillpressure(f);
+	p = f->ana->peak;
+	freeana(f);
+	return p;
+}
+
 /* Runs the pipeline over every function in scope. */
 static uint32_t
 runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
@@ -97,6 +111,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			continue;
 		if (only && strcmp(f->name, only))
 			continue;
+		int before = sc->explain ? peakof(m, f) : 0;
 		for (int k = 0; k < pp->n; k++) {
 			Sched s = pp->p[k].s;
 			s.range[0] = sc->lines[0];
@@ -104,10 +119,15 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].moves ? moves(f) : sched(f, &s);
-			if (sc->explain)
-				fprintf(sc->explain, "%s: %s: %s moved %u "
-					"instructions\n", progname, f->name,
-					pp->p[k].name, n);
+			if (sc->explain) {
+				int after = peakof(m, f);
+				fprintf(sc->explain, "%s: %s: %s %s %u "
+					"instructions; estimated peak %d -> %d "
+					"registers\n", progname, f->name,
+					pp->p[k].name, pp->p[k].moves ? "removed"
+					: "moved", n, before, after);
+				before = after;
+			}
 			moved += n;
 		}
 	}
@@ -275,7 +295,8 @@ helpopt(FILE *f)
 "                   less: fewer registers can run slower)\n"
 "  --kernel NAME    rewrite only this function\n"
 "  --lines A-B      rewrite only regions touching input lines A..B\n"
-"  --explain        say per pass what it moved\n"
+"  --explain        say per pass what it moved and how the estimated\n"
+"                   pressure peak ('ptxpress pressure') changed\n"
 "  --in-place       allow OUT to be FILE\n"
 "\n"
 "Exit status: 0 written, 2 bad input or usage.\n");
