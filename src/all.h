@@ -347,6 +347,8 @@ typedef struct Optreq {
 	int search;                /* -1: when ptxas is found; 0; 1 */
 	int jobs, tries, inplace;
 	int regs;                  /* a register saving alone is enough */
+	int nobudget, budgets;     /* search budgets: not asked, and found
+	                            * setmaxnreg to work on */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
@@ -560,6 +562,12 @@ uint32_t sched(Func *, const Sched *);
 
 /* ---- moves.c ---- */
 uint32_t moves(Func *);
+
+/* ---- budget.c ---- */
+int budget(Func *, int step, int rank);
+
+/* ---- vbudget.c ---- */
+int budgetfit(Func *, const int *vals, Buf *why);
 
 /* ---- vcopy.c ---- */
 int32_t vcopies(Func *, uint32_t a0, uint32_t a1, Str *tb, uint32_t nb,

@@ -20,6 +20,7 @@ enum { Maxpass = 16 };
 typedef struct Pass {
 	char name[24];
 	int moves;          /* the moves pass, not a scheduler */
+	int budget;         /* the budget pass: its step, 0 if not */
 	Sched s;
 } Pass;
 
@@ -68,12 +69,20 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				.seed = p->s.seed};
 		else if (!strcmp(a, "moves"))
 			p->moves = 1;
+		else if (!strncmp(a, "budget", 6)) {
+			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
+			if (p->budget % 8 || p->budget <= 0 || p->budget > 128) {
+				fprintf(stderr, "%s: budget=N takes a multiple "
+					"of 8\n", progname);
+				return -1;
+			}
+		}
 		else if (!strcmp(a, "none"))
 			continue;
 		else {
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, softmax=F, mix, sink, moves, none)\n", progname, w);
+				"sched=td-rand, softmax=F, mix, sink, moves, budget[=N], none)\n", progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -118,14 +127,18 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			s.range[1] = sc->lines[1];
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
-			uint32_t n = pp->p[k].moves ? moves(f) : sched(f, &s);
+			uint32_t n = pp->p[k].moves ? moves(f)
+				: pp->p[k].budget ? (uint32_t)budget(f,
+				pp->p[k].budget, 0) : sched(f, &s);
 			if (sc->explain) {
 				int after = peakof(m, f);
 				fprintf(sc->explain, "%s: %s: %s %s %u "
-					"instructions; estimated peak %d -> %d "
+					"%s; estimated peak %d -> %d "
 					"registers\n", progname, f->name,
 					pp->p[k].name, pp->p[k].moves ? "removed"
-					: "moved", n, before, after);
+					: pp->p[k].budget ? "re-split" : "moved", n,
+					pp->p[k].budget ? "budgets"
+					: "instructions", before, after);
 				before = after;
 			}
 			moved += n;
@@ -252,7 +265,7 @@ helpopt(FILE *f)
 "usage: ptxpress opt FILE -o OUT [-p PIPELINE] [--arch SM] [--ptxas PATH]\n"
 "                    [--search|--no-search] [-j N] [--tries N] [--seed S]\n"
 "                    [--report text|json] [--kernel NAME] [--lines A-B]\n"
-"                    [--explain] [--regs] [--in-place]\n"
+"                    [--explain] [--regs] [--no-budget] [--in-place]\n"
 "\n"
 "Rewrites PTX to lower register pressure, so that ptxas spills less.\n"
 "Only the order of instructions inside straight-line regions changes:\n"
@@ -283,6 +296,10 @@ helpopt(FILE *f)
 "                     sink           move loads down next to their users\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
+"                     budget[=N]     give the warp role with the largest\n"
+"                                    setmaxnreg N more registers (8),\n"
+"                                    taken from the others, when the\n"
+"                                    register file arithmetic is proven\n"
 "                     none           nothing\n"
 "  --arch SM        target for ptxas (default: the file's .target)\n"
 "  --no-search      apply the pipeline without asking ptxas\n"
@@ -290,6 +307,8 @@ helpopt(FILE *f)
 "  --tries N        variants to try (default 12)\n"
 "  --seed S         seed of the perturbations (default 1)\n"
 "  --report FMT     before/after table on stderr: text (default), json\n"
+"  --no-budget      leave setmaxnreg budgets as they are in the search\n"
+"                   (by default kernels with setmaxnreg also try budget)\n"
 "  --regs           also take a variant that only saves registers (by\n"
 "                   default a kernel is rewritten only when it spills\n"
 "                   less: fewer registers can run slower)\n"
@@ -348,6 +367,8 @@ optargs(int argc, char **argv, Optreq *o)
 			o->inplace = 1;
 		else if (!strcmp(a, "--regs"))
 			o->regs = 1;
+		else if (!strcmp(a, "--no-budget"))
+			o->nobudget = 1;
 		else if ((a[0] != '-' || !a[1]) && !o->in)
 			o->in = a;
 		else {
@@ -381,9 +402,16 @@ variants(Optreq *o, Pipe *v, int max)
 		if (pipeparse(o->pipe, o->seed, &v[n]))
 			return -1;
 		n++;
-	} else
+	} else {
 		for (size_t i = 0; i < countof(base) && n < max; i++)
 			pipeparse(base[i], o->seed, &v[n++]);
+		static const char *const bud[] = {
+			"budget", "budget,sched=td", "budget,softmax=4",
+			"budget=16",
+		};
+		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
+			pipeparse(bud[i], o->seed, &v[n++]);
+	}
 	/* then seeded perturbations: noisy schedulers of several
 	 * strengths, and a strategy drawn per region */
 	static const char *const rnd[] = {
@@ -553,6 +581,17 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 	return nk;
 }
 
+static int
+mentions(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (s[i] == w[0] && !memcmp(s + i, w, k))
+			return 1;
+	return 0;
+}
+
 /* Rewrites src[0..n): the search when ptxas is at hand (o->search
  * -1: if found), else o->pipe as given.  out receives the rewritten text,
  * or the input when the rewrite is not proven.  Returns 0 rewritten,
@@ -576,6 +615,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		o->search = p != 0;
 		free(p);
 	}
+	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
 	if (o->search) {
 		Pipe v[256];
 		nk = search(o, src, n, orig, &k);

@@ -502,6 +502,60 @@ itemtext(Item *it)
 	return r;
 }
 
+/* setmaxnreg counts may differ between the two functions when the new
+ * ones are proven to fit (vbudget.c); then a's statements take b's
+ * counts for the comparison, and *saved keeps a's to put back.  Returns
+ * the number of sites changed, or -1. */
+static int
+budgets(Func *fa, Func *fb, Str **saved, Buf *why)
+{
+	uint32_t na = 0, nb = 0;
+	int changed = 0;
+
+	for (uint32_t i = 0; i < fa->nstmt; i++)
+		na += fa->stmt[i].kind == Sins && fa->stmt[i].op == Osetmaxnreg;
+	for (uint32_t i = 0; i < fb->nstmt; i++)
+		nb += fb->stmt[i].kind == Sins && fb->stmt[i].op == Osetmaxnreg;
+	*saved = 0;
+	if (!na || na != nb)
+		return 0;
+	Stmt **sa = xmalloc(na * sizeof *sa), **sb = xmalloc(na * sizeof *sb);
+	for (uint32_t i = 0, k = 0; i < fa->nstmt; i++)
+		if (fa->stmt[i].kind == Sins && fa->stmt[i].op == Osetmaxnreg)
+			sa[k++] = &fa->stmt[i];
+	for (uint32_t i = 0, k = 0; i < fb->nstmt; i++)
+		if (fb->stmt[i].kind == Sins && fb->stmt[i].op == Osetmaxnreg)
+			sb[k++] = &fb->stmt[i];
+	for (uint32_t k = 0; k < na; k++)
+		changed += sa[k]->nop && sb[k]->nop
+			&& sa[k]->opd[0].s != sb[k]->opd[0].s;
+	if (changed && budgetfit(fb, 0, why)) {
+		free(sa);
+		free(sb);
+		return -1;
+	}
+	if (changed) {
+		*saved = xmalloc(na * sizeof **saved);
+		for (uint32_t k = 0; k < na; k++) {
+			(*saved)[k] = sa[k]->opd[0].s;
+			if (sa[k]->nop && sb[k]->nop)
+				sa[k]->opd[0].s = sb[k]->opd[0].s;
+		}
+	}
+	free(sa);
+	free(sb);
+	return changed;
+}
+
+static void
+unbudget(Func *fa, Str *saved)
+{
+	for (uint32_t i = 0, k = 0; saved && i < fa->nstmt; i++)
+		if (fa->stmt[i].kind == Sins && fa->stmt[i].op == Osetmaxnreg)
+			fa->stmt[i].opd[0].s = saved[k++];
+	free(saved);
+}
+
 /* 0 when b is proven to compute what a computes; else -1, with the
  * first reason in why. */
 int
@@ -530,7 +584,12 @@ validate(Module *a, Module *b, Buf *why)
 				"(name, parameters or directives)\n", x->fn->name);
 			return -1;
 		}
-		if (x->fn->body && body(x->fn, y->fn, why))
+		Str *saved;
+		if (x->fn->body && budgets(x->fn, y->fn, &saved, why) < 0)
+			return -1;
+		int rc = x->fn->body ? body(x->fn, y->fn, why) : 0;
+		unbudget(x->fn, saved);
+		if (rc)
 			return -1;
 	}
 	return 0;
