@@ -584,7 +584,7 @@ validate(Module *a, Module *b, Buf *why)
 				"(name, parameters or directives)\n", x->fn->name);
 			return -1;
 		}
-		Str *saved;
+		Str *saved = 0;
 		if (x->fn->body && budgets(x->fn, y->fn, &saved, why) < 0)
 			return -1;
 		int rc = x->fn->body ? body(x->fn, y->fn, why) : 0;
