@@ -1,0 +1,11 @@
+# trust.cmake: bad input, output safety, determinism and memory checks
+# (issue 7).  Everything here is fast except valgrind (label "slow").
+set(PX $<TARGET_FILE:ptxpress>)
+set(TT ${CMAKE_CURRENT_SOURCE_DIR}/tests)
+
+# Small malformed inputs carry their expectations inside (tests/run.sh).
+file(GLOB MALFORMED_TESTS CONFIGURE_DEPENDS ${TT}/malformed/*.ptx
+  ${TT}/fuzz/*.ptx)
+add_test(NAME malformed.files COMMAND sh ${TT}/run.sh ${PX}
+  ${MALFORMED_TESTS})
+set_tests_properties(malformed.files PROPERTIES TIMEOUT 120)
