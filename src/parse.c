@@ -573,6 +573,10 @@ parse(const char *path, const char *src, size_t n, Diag *d)
 	ptx_scan_buffer(buf, len - start + 2, sc);
 	ptxparse(&P, sc);
 	ptxlex_destroy(sc);
+	if (P.sec) {    /* a .section the input cut short */
+		free(P.sec->p);
+		free(P.sec);
+	}
 	m->item = alloc(P.a, (m->nitem ? m->nitem : 1) * sizeof *m->item);
 	for (Item *i = P.ih; i; i = i->next) {
 		m->item[k] = *i;
