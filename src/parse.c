@@ -494,7 +494,10 @@ mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
 void
 secbegin(Parser *P, Tok name)
 {
-	P->sec = xmalloc(sizeof *P->sec);
+	if (P->sec)     /* one that a syntax error left unfinished */
+		free(P->sec->p);
+	else
+		P->sec = xmalloc(sizeof *P->sec);
 	*P->sec = (Buf){0};
 	bputs(P->sec, ".section ");
 	bput(P->sec, name.s, name.n);
