@@ -50,7 +50,7 @@ fork=""
 [ "$j" -gt 1 ] && fork="-fork=$j"
 # Big seeds are cut to -max_len; a 4 MB file would make every run slow.
 # shellcheck disable=SC2086
-"$exe" -max_total_time="$t" $fork \
+"$exe" -max_total_time="$t" $fork -error_exitcode=99 \
 	-dict="$top/tools/fuzz/ptx.dict" -max_len=65536 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 \
 	-artifact_prefix="$work/" "$@" "$work/corpus" $seeds \
