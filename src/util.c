@@ -295,6 +295,8 @@ diag(Diag *d, const char *sev, Pos pos, uint32_t off, uint32_t len,
 		return;
 	for (b = off; b > 0 && d->src[b - 1] != '\n'; b--)
 		;
+	if (off - b > 160)      /* a very long line: show around the column */
+		b = off - 80;
 	for (e = off; e < d->len && d->src[e] != '\n' && e - b < 200; e++)
 		;
 	if (e > b && d->src[e - 1] == '\r')
