@@ -9,3 +9,8 @@ file(GLOB MALFORMED_TESTS CONFIGURE_DEPENDS ${TT}/malformed/*.ptx
 add_test(NAME malformed.files COMMAND sh ${TT}/run.sh ${PX}
   ${MALFORMED_TESTS})
 set_tests_properties(malformed.files PROPERTIES TIMEOUT 120)
+
+# Big, binary and generated malformed inputs, and emit over the files.
+add_test(NAME malformed.gen COMMAND sh ${TT}/malformed/gen.sh ${PX}
+  ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(malformed.gen PROPERTIES TIMEOUT 600)
