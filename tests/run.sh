@@ -14,7 +14,8 @@ pass=0 fail=0
 # in order: each expected line is searched for after the previous match
 inorder() { # file-with-expectations output
 	[ -s "$1" ] || return 0
-	awk 'NR == FNR { want[n++] = $0; next }
+	awk 'BEGIN { n = 0; k = 0 }
+	     NR == FNR { want[n++] = $0; next }
 	     k < n && index($0, want[k]) { k++ }
 	     END { if (k < n) { print "missing: " want[k]; exit 1 } }' "$1" "$2"
 }
