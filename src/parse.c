@@ -68,7 +68,8 @@ lexerr(Lexer *l, const Loc *loc, const char *fmt, ...)
 	va_end(ap);
 	if (l->P->d->nerr >= Maxerr)
 		return;
-	if (loc->end > loc->off && loc->end - loc->off < 64)
+	if (loc->end > loc->off && loc->end - loc->off < 64
+	&& !memchr(l->P->m->src + loc->off, 0, len))
 		diag(l->P->d, "error", p, loc->off, len, "%s near '%.*s'", msg,
 			(int)len, l->P->m->src + loc->off);
 	else
