@@ -14,3 +14,21 @@ set_tests_properties(malformed.files PROPERTIES TIMEOUT 120)
 add_test(NAME malformed.gen COMMAND sh ${TT}/malformed/gen.sh ${PX}
   ${CMAKE_CURRENT_SOURCE_DIR})
 set_tests_properties(malformed.gen PROPERTIES TIMEOUT 600)
+
+# Output safety (temporary + rename, -o the input, stdin/stdout) and
+# determinism (two runs, same bytes).
+add_test(NAME safety.output COMMAND sh ${TT}/safety/output.sh ${PX}
+  ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME safety.determinism COMMAND sh ${TT}/safety/determinism.sh
+  ${PX} ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(safety.output safety.determinism PROPERTIES
+  TIMEOUT 600)
+
+# Memcheck over the largest corpus files; not in the sanitizer build
+# (ASan and valgrind do not mix).
+if(NOT PTXPRESS_SANITIZE)
+  add_test(NAME valgrind COMMAND sh ${TT}/safety/valgrind.sh ${PX}
+    ${CMAKE_CURRENT_SOURCE_DIR} 3)
+  set_tests_properties(valgrind PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 1200 LABELS slow)
+endif()
