@@ -45,6 +45,18 @@ why=""
 grep -q "error: writing" "$tmp/err" || why="no message"
 t "unwritable OUT"
 
+# a pipe or a device (-o /dev/null) is written to, not replaced by a
+# regular file
+why=""
+mkfifo "$tmp/fifo"
+timeout 20 cat "$tmp/fifo" >"$tmp/fromfifo" &
+"$px" emit "$ok" -o "$tmp/fifo" || why="exit $?"
+wait
+[ -p "$tmp/fifo" ] || why="the pipe was replaced"
+cmp -s "$ok" "$tmp/fromfifo" || why="wrong bytes through the pipe"
+rm -f "$tmp/fifo" "$tmp/fromfifo"
+t "-o a pipe"
+
 # -o the input: refused however it is spelled, the input untouched
 cp "$ok" "$tmp/d/in.ptx"
 ln -s in.ptx "$tmp/d/link.ptx"
