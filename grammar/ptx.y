@@ -14,6 +14,9 @@ typedef void *yyscan_t;
 
 %code {
 #include <string.h>
+/* Each nested { } scope takes three stack entries: 10,000 of them (valid
+ * PTX) must parse.  Deeper input gets "memory exhausted", an error. */
+#define YYMAXDEPTH 100000
 int ptxlex(PTXSTYPE *, Loc *, yyscan_t);
 static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 

@@ -181,7 +181,7 @@ olarray(Parser *P, OL l)
 Opnd *
 mkop(Parser *P, int kind, Str s)
 {
-	Opnd *o = zalloc(P->a, sizeof *o);
+	Opnd *o = zalloc(P->tmp, sizeof *o);
 
 	if (kind == Psym && s[0] == '_' && !s[1])
 		kind = Psink;
@@ -398,6 +398,9 @@ funcend(Parser *P, const Loc *close)
 	P->it->text = span(f->head.off, close->end);
 	P->prevend = close->end;
 	P->fn = 0;
+	/* the statements and operands were copied: drop the originals */
+	afree(P->tmp);
+	P->tmp = anew();
 	resolve(P->m, f, P->d);
 }
 
@@ -427,7 +430,7 @@ funcproto(Parser *P, Head *h, const Loc *start, const Loc *semi)
 Stmt *
 mkstmt(Parser *P, int kind, Str s)
 {
-	Stmt *st = zalloc(P->a, sizeof *st);
+	Stmt *st = zalloc(P->tmp, sizeof *st);
 
 	st->kind = kind;
 	st->name = s;
@@ -471,7 +474,10 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 			;
 		s->mod[n++] = intern(w.s + i, j - i);
 	}
-	s->guard = guard;
+	if (guard) {    /* kept by pointer: out of the temporary arena */
+		s->guard = alloc(P->a, sizeof *s->guard);
+		*s->guard = *guard;
+	}
 	s->gneg = gneg;
 	s->nop = ops.n;
 	s->opd = olarray(P, ops);
@@ -497,7 +503,10 @@ mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
 void
 secbegin(Parser *P, Tok name)
 {
-	P->sec = xmalloc(sizeof *P->sec);
+	if (P->sec)     /* one that a syntax error left unfinished */
+		free(P->sec->p);
+	else
+		P->sec = xmalloc(sizeof *P->sec);
 	*P->sec = (Buf){0};
 	bputs(P->sec, ".section ");
 	bput(P->sec, name.s, name.n);
@@ -555,6 +564,7 @@ parse(const char *path, const char *src, size_t n, Diag *d)
 	if (len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3))
 		start = 3;
 	P.a = anew();
+	P.tmp = anew();
 	m = zalloc(P.a, sizeof *m);
 	m->a = P.a;
 	m->path = path;
@@ -576,6 +586,11 @@ parse(const char *path, const char *src, size_t n, Diag *d)
 	ptx_scan_buffer(buf, len - start + 2, sc);
 	ptxparse(&P, sc);
 	ptxlex_destroy(sc);
+	afree(P.tmp);
+	if (P.sec) {    /* a .section the input cut short */
+		free(P.sec->p);
+		free(P.sec);
+	}
 	m->item = alloc(P.a, (m->nitem ? m->nitem : 1) * sizeof *m->item);
 	for (Item *i = P.ih; i; i = i->next) {
 		m->item[k] = *i;

@@ -41,6 +41,8 @@ typedef struct Head {   /* a function header, before its body */
 struct Parser {
 	Module *m;
 	Arena *a;
+	Arena *tmp;             /* statements and operands until they are
+	                         * copied into their arrays; per function */
 	Diag *d;
 	Lexer lx;
 	const char *buf;        /* the scanned copy; offsets index both */

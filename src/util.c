@@ -224,6 +224,7 @@ writeatomic(const char *path, const char *p, size_t n, int inplace_ok,
 	char *tmp;
 	size_t len;
 	int fd;
+	struct stat st;
 
 	if (!strcmp(path, "-")) {
 		if (fwrite(p, 1, n, stdout) != n || fflush(stdout)) {
@@ -237,6 +238,18 @@ writeatomic(const char *path, const char *p, size_t n, int inplace_ok,
 	&& samefile(path, inpath)) {
 		fprintf(stderr, "%s: error: refusing to overwrite the input "
 			"'%s' (use --in-place)\n", progname, path);
+		return -1;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device or a pipe (-o /dev/null): a rename would replace
+		 * it with a regular file, so it is written to */
+		FILE *f = fopen(path, "wb");
+		if (f && fwrite(p, 1, n, f) == n && !fclose(f))
+			return 0;
+		fprintf(stderr, "%s: error: writing '%s': %s\n", progname,
+			path, strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
 	len = strlen(path);
@@ -295,6 +308,8 @@ diag(Diag *d, const char *sev, Pos pos, uint32_t off, uint32_t len,
 		return;
 	for (b = off; b > 0 && d->src[b - 1] != '\n'; b--)
 		;
+	if (off - b > 160)      /* a very long line: show around the column */
+		b = off - 80;
 	for (e = off; e < d->len && d->src[e] != '\n' && e - b < 200; e++)
 		;
 	if (e > b && d->src[e - 1] == '\r')

@@ -1,0 +1,38 @@
+# fuzz.cmake: the libFuzzer target over the front end (PTXPRESS_FUZZ,
+# clang only), and a short fuzz run as a test.  The test builds the
+# fuzzer itself with clang when this build has no fuzz target (a gcc
+# build), and skips (77) when there is no clang at all.
+
+set(FUZZ_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz)
+set(FUZZ_FLAGS -fsanitize=fuzzer-no-link,address,undefined
+  -fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+if(PTXPRESS_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "PTXPRESS_FUZZ needs clang: "
+      "configure with CC=clang")
+  endif()
+  # the core again, instrumented for coverage
+  add_library(ptxfuzzcore STATIC ${CORE_SRC}
+    ${BISON_ptxy_OUTPUTS} ${FLEX_ptxl_OUTPUTS})
+  target_include_directories(ptxfuzzcore PUBLIC src ${GEN})
+  target_compile_definitions(ptxfuzzcore PUBLIC _POSIX_C_SOURCE=200809L
+    PTXPRESS_VERSION="${PROJECT_VERSION}" PTXPRESS_DEBUG)
+  target_compile_options(ptxfuzzcore PUBLIC ${FUZZ_FLAGS})
+  target_link_libraries(ptxfuzzcore PUBLIC m Threads::Threads)
+  add_executable(fuzzfront ${FUZZ_DIR}/fuzzfront.c)
+  target_link_libraries(fuzzfront PRIVATE ptxfuzzcore)
+  target_link_options(fuzzfront PRIVATE
+    -fsanitize=fuzzer,address,undefined)
+  set(FUZZ_EXE $<TARGET_FILE:fuzzfront>)
+else()
+  set(FUZZ_EXE "")
+endif()
+
+find_program(FUZZ_CLANG NAMES clang clang-18 clang-17 clang-16 clang-15
+  clang-14)
+add_test(NAME fuzz.short COMMAND sh ${FUZZ_DIR}/run.sh
+  -t 60 -e "${FUZZ_EXE}" -c "${FUZZ_CLANG}" -g ${GEN}
+  -w ${CMAKE_CURRENT_BINARY_DIR}/fuzzwork)
+set_tests_properties(fuzz.short PROPERTIES SKIP_RETURN_CODE 77
+  TIMEOUT 400 LABELS "fuzz;slow")
