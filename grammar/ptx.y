@@ -58,7 +58,8 @@ static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 	Decl *decl;
 	Dname *dname;
 	Stmt *stmt;
-	Head head;
+	Head *head;         /* a pointer: the union is copied on every
+	                     * shift and reduce, so it stays small */
 	int32_t inl[3];
 	int num;
 }
@@ -124,12 +125,12 @@ item
 		{ secend(P, &@$); }
 	| attrs dnames init ';'
 		{ additem(P, mkvar(P, $1, $2, $3), &@$); }
-	| head '{' { funcbegin(P, &$1, &@1, &@2); } stmts '}'
+	| head '{' { funcbegin(P, $1, &@1, &@2); } stmts '}'
 		{ funcend(P, &@5); }
 	| head ';'
-		{ funcproto(P, &$1, &@1, &@2); }
+		{ funcproto(P, $1, &@1, &@2); }
 	| head
-		{ funcproto(P, &$1, &@1, &@1); }
+		{ funcproto(P, $1, &@1, &@1); }
 	| PRAGMA strs ';'
 		{ Item *i = mkitem(P, Ipragma, 0);
 		  i->decl = mkdecl(P, $2, (NL){0}, 0);
@@ -251,9 +252,11 @@ prim
 
 head
 	: attrs0 ENTRY WORD params perfs
-		{ $$ = (Head){$1, 1, {0}, $4, $3, @3, $5}; }
+		{ $$ = alloc(P->a, sizeof *$$);
+		  *$$ = (Head){$1, 1, {0}, $4, $3, @3, $5}; }
 	| attrs0 FUNC rets WORD params perfs
-		{ $$ = (Head){$1, 0, $3, $5, $4, @4, $6}; }
+		{ $$ = alloc(P->a, sizeof *$$);
+		  *$$ = (Head){$1, 0, $3, $5, $4, @4, $6}; }
 	;
 
 rets
