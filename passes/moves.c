@@ -51,33 +51,24 @@ samekind(Func *f, int32_t a, int32_t b)
 		&& f->reg[a].units == f->reg[b].units;
 }
 
+/* How often s reads (w = 0) or writes (w = 1) register r. */
 static int
-reads(Stmt *s, int32_t r)
+touches(Stmt *s, int32_t r, int w)
 {
 	Rv d = {0}, u = {0};
+	Rv *v = w ? &d : &u;
 	int n = 0;
 
 	defuse(s, &d, &u);
-	for (uint32_t k = 0; k < u.n; k++)
-		n += u.v[k] == r;
+	for (uint32_t k = 0; k < v->n; k++)
+		n += v->v[k] == r;
 	free(d.v);
 	free(u.v);
 	return n;
 }
 
-static int
-writes(Stmt *s, int32_t r)
-{
-	Rv d = {0}, u = {0};
-	int n = 0;
-
-	defuse(s, &d, &u);
-	for (uint32_t k = 0; k < d.n; k++)
-		n += d.v[k] == r;
-	free(d.v);
-	free(u.v);
-	return n;
-}
+#define reads(s, r) touches(s, r, 0)
+#define writes(s, r) touches(s, r, 1)
 
 static void
 renameop(Opnd *o, int32_t from, Opnd *to)

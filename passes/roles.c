@@ -32,15 +32,6 @@ typedef struct Taint {
 	uint32_t nfact;
 } Taint;
 
-static int
-hasmod(const Stmt *s, const char *m)
-{
-	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], m))
-			return 1;
-	return 0;
-}
-
 static long
 imm(const Opnd *o, int *ok)
 {

@@ -505,6 +505,7 @@ int oplookup(const char *, size_t, size_t *baselen);
 int modknown(Str);
 Klass opklass(const Stmt *);
 Defs opdefs(const Stmt *);
+int hasmod(const Stmt *, const char *);
 int specialreg(Str);
 
 /* ---- parse.c ---- */

@@ -242,7 +242,7 @@ oplookup(const char *s, size_t n, size_t *baselen)
 	return Ounknown;
 }
 
-static int
+int
 hasmod(const Stmt *s, const char *m)
 {
 	for (uint32_t i = 0; i < s->nmod; i++)

@@ -53,15 +53,6 @@ perfint(Func *f, const char *name, long *v)
 	return 0;
 }
 
-static int
-hasmod(Stmt *s, const char *m)
-{
-	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], m))
-			return 1;
-	return 0;
-}
-
 static long
 imm(Opnd *o, int *ok)
 {
