@@ -49,7 +49,7 @@ help(FILE *f)
 	fprintf(f,
 "usage: ptxpress pressure FILE [--kernel NAME] [--top N] [--json]\n"
 "                         [--svg OUT] [--html OUT] [--arch SM]\n"
-"                         [--no-ptxas]\n"
+"                         [--no-ptxas] [--compare OTHER]\n"
 "\n"
 "Estimates the register pressure of every function: the peak in 32-bit\n"
 "registers (a b64 is two, predicates apart), the floor no reordering\n"
@@ -67,6 +67,11 @@ help(FILE *f)
 "  --html OUT     the plot beside the PTX, peaks linked to lines\n"
 "  --arch SM      ptxas target (default: the file's .target)\n"
 "  --no-ptxas     do not run ptxas\n"
+"  --compare OTHER  the same kernel of OTHER beside it: figures, ptxas,\n"
+"                 op counts (mov, ex2, cvt, ...), roles, regions matched\n"
+"                 by place (.loc line, else role and last tcgen05/\n"
+"                 mbarrier/bar landmark), values live at the peaks and\n"
+"                 the places whose peaks and moves differ most\n"
 "\n"
 "Exit status: 0 done, 2 bad input or usage.\n");
 	return f == stdout ? 0 : 2;
@@ -332,7 +337,9 @@ groups(Func *f, Src *S, uint32_t at, Group *g, uint32_t max)
 		if (k == n)
 			all[n++] = (Group){op, f->reg[r].type, dl, 0, 0, 0, 0, 0};
 		all[k].count++;
-		all[k].units += f->reg[r].units;
+		/* as the pressure weighs it: uniform and c[] values are free */
+		if (!f->ana->free || !f->ana->free[r])
+			all[k].units += f->reg[r].units;
 		if (d.use[r] >= 0 && (uint32_t)d.use[r] >= all[k].until)
 			all[k].until = (uint32_t)d.use[r];
 	}
@@ -1149,9 +1156,10 @@ movcmp(const void *a, const void *b)
 	return abs(y->nmov[1] - y->nmov[0]) - abs(x->nmov[1] - x->nmov[0]);
 }
 
-/* Values live at each side's hottest peak, merged by definition site. */
+/* Values live at the hottest statement of place p on each side, merged
+ * by definition site. */
 static uint32_t
-livediff(Cmp *c, Gdiff *out, uint32_t max)
+livediff(Cmp *c, const Place *p, Gdiff *out, uint32_t max)
 {
 	Group *g = xmalloc(Maxall * sizeof *g);
 	uint32_t n = 0;
@@ -1159,9 +1167,9 @@ livediff(Cmp *c, Gdiff *out, uint32_t max)
 
 	for (int x = 0; x < 2; x++) {
 		Side *sd = &c->s[x];
-		if (!sd->k.nreg)
+		if (!p->seen[x])
 			continue;
-		uint32_t ng = groups(sd->f, &sd->S, sd->k.reg[0].at, g, Maxall);
+		uint32_t ng = groups(sd->f, &sd->S, p->at[x], g, Maxall);
 		for (uint32_t i = 0; i < ng; i++) {
 			Str src = g[i].dloc ? (locstr(&sd->S, g[i].dloc, a,
 				sizeof a), interns(a)) : 0;
@@ -1368,15 +1376,24 @@ cmptext(FILE *o, Cmp *c)
 		}
 	textregions(o, c, 0);
 	textregions(o, c, 1);
-	ng = livediff(c, gd, countof(gd));
-	qsort(gd, ng, sizeof *gd, gdcmp);
-	fprintf(o, "  live at the hottest peak, registers by definition:\n");
-	fprintf(o, "    %8s%8s %7s\n", "A", "B", "B-A");
-	for (uint32_t i = 0; i < ng && i < Maxlist * 2; i++) {
-		fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n", gd[i].units[0],
-			gd[i].units[1], gd[i].units[1] - gd[i].units[0],
-			gd[i].type ? gd[i].type + 1 : "?", gd[i].op,
-			gd[i].src ? " at " : "", gd[i].src ? gd[i].src : "");
+	for (int x = 0; x < 2; x++) {
+		Side *sd = &c->s[x];
+		if (!sd->k.nreg || (x && c->s[0].k.nreg
+		&& sd->place[sd->k.reg[0].at]
+		== c->s[0].place[c->s[0].k.reg[0].at]))
+			continue;
+		Place *p = plget(c, sd->place[sd->k.reg[0].at]);
+		fprintf(o, "  live at the peak of %s (%c's hottest region), "
+			"registers by definition:\n", p->key, "AB"[x]);
+		fprintf(o, "    %8s%8s %7s\n", "A", "B", "B-A");
+		ng = livediff(c, p, gd, countof(gd));
+		qsort(gd, ng, sizeof *gd, gdcmp);
+		for (uint32_t i = 0; i < ng && i < Maxlist * 2; i++)
+			fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n",
+				gd[i].units[0], gd[i].units[1],
+				gd[i].units[1] - gd[i].units[0],
+				gd[i].type ? gd[i].type + 1 : "?", gd[i].op,
+				gd[i].src ? " at " : "", gd[i].src ? gd[i].src : "");
 	}
 	Hot = c->hot;
 	qsort(c->pl, c->npl, sizeof *c->pl, plcmp);
@@ -1484,13 +1501,18 @@ jplace(FILE *o, Cmp *c, const Place *p, int x)
 }
 
 static void
-jlivediff(FILE *o, Cmp *c)
+jlive(FILE *o, Cmp *c, const Place *p)
 {
 	Gdiff gd[Maxall];
-	uint32_t ng = livediff(c, gd, countof(gd));
+	uint32_t ng = livediff(c, p, gd, countof(gd));
 
 	qsort(gd, ng, sizeof *gd, gdcmp);
-	fprintf(o, "[");
+	fprintf(o, "{\"place\": ");
+	jstr(o, p->key);
+	fprintf(o, ", \"peak_line\": ");
+	jpair(o, p->seen[0] ? (long)c->s[0].f->stmt[p->at[0]].pos.line : -1,
+		p->seen[1] ? (long)c->s[1].f->stmt[p->at[1]].pos.line : -1);
+	fprintf(o, ", \"values\": [");
 	for (uint32_t i = 0; i < ng; i++) {
 		fprintf(o, "%s\n\t\t{\"type\": ", i ? "," : "");
 		jstr(o, gd[i].type ? gd[i].type + 1 : "?");
@@ -1506,6 +1528,24 @@ jlivediff(FILE *o, Cmp *c)
 		fprintf(o, ", \"units\": ");
 		jpair(o, gd[i].units[0], gd[i].units[1]);
 		fputc('}', o);
+	}
+	fprintf(o, "]}");
+}
+
+/* At the place of each side's hottest region, once per place. */
+static void
+jlivediff(FILE *o, Cmp *c)
+{
+	Str done = 0;
+
+	fprintf(o, "[");
+	for (int x = 0; x < 2; x++) {
+		Side *sd = &c->s[x];
+		if (!sd->k.nreg || sd->place[sd->k.reg[0].at] == done)
+			continue;
+		fprintf(o, "%s\n\t\t", done ? "," : "");
+		done = sd->place[sd->k.reg[0].at];
+		jlive(o, c, plget(c, done));
 	}
 	fprintf(o, "]");
 }
