@@ -920,9 +920,29 @@ typedef struct Place {
 
 /* Values live at the two hottest peaks under one definition site. */
 typedef struct Gdiff {
-	Str op, type, src;
+	Str op, type[2], src;
 	int count[2], units[2];
 } Gdiff;
+
+/* Bits of a register type; .f32 and .b32 hold the same values. */
+static int
+width(Str t)
+{
+	return !t ? 0 : strstr(t, "64") ? 64 : strstr(t, "16")
+		&& !strstr(t, "x2") ? 16 : strstr(t, "8") ? 8 : 32;
+}
+
+/* "f32", or "f32|b32" when the two sides declare it differently */
+static const char *
+gdtype(const Gdiff *g, char *buf, size_t n)
+{
+	Str a = g->type[0] ? g->type[0] : g->type[1];
+	Str b = g->type[1] ? g->type[1] : a;
+
+	snprintf(buf, n, "%s%s%s", a ? a + 1 : "?", a != b ? "|" : "",
+		a != b ? b + 1 : "");
+	return buf;
+}
 
 typedef struct Side {
 	const char *path;
@@ -1175,14 +1195,16 @@ livediff(Cmp *c, const Place *p, Gdiff *out, uint32_t max)
 				sizeof a), interns(a)) : 0;
 			uint32_t k;
 			for (k = 0; k < n; k++)
-				if (out[k].op == g[i].op && out[k].type == g[i].type
-				&& out[k].src == src)
+				if (out[k].op == g[i].op && out[k].src == src
+				&& width(out[k].type[out[k].type[0] ? 0 : 1])
+				== width(g[i].type))
 					break;
 			if (k == n && n == max)
 				continue;
 			if (k == n)
-				out[n++] = (Gdiff){g[i].op, g[i].type, src,
+				out[n++] = (Gdiff){g[i].op, {0, 0}, src,
 					{0, 0}, {0, 0}};
+			out[k].type[x] = g[i].type;
 			out[k].count[x] += g[i].count;
 			out[k].units[x] += g[i].units;
 		}
@@ -1339,6 +1361,7 @@ cmptext(FILE *o, Cmp *c)
 	long v[2][Nfig];
 	int hl[2 * countof(Headline)];
 	Gdiff gd[Maxall];
+	char tb[40];
 	uint32_t ng, n;
 
 	fprintf(o, "kernel A %s\n", c->s[0].f->name);
@@ -1389,11 +1412,13 @@ cmptext(FILE *o, Cmp *c)
 		ng = livediff(c, p, gd, countof(gd));
 		qsort(gd, ng, sizeof *gd, gdcmp);
 		for (uint32_t i = 0; i < ng && i < Maxlist * 2; i++)
-			fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n",
-				gd[i].units[0], gd[i].units[1],
-				gd[i].units[1] - gd[i].units[0],
-				gd[i].type ? gd[i].type + 1 : "?", gd[i].op,
-				gd[i].src ? " at " : "", gd[i].src ? gd[i].src : "");
+			if (gd[i].units[0] || gd[i].units[1])
+				fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n",
+					gd[i].units[0], gd[i].units[1],
+					gd[i].units[1] - gd[i].units[0],
+					gdtype(&gd[i], tb, sizeof tb), gd[i].op,
+					gd[i].src ? " at " : "",
+					gd[i].src ? gd[i].src : "");
 	}
 	Hot = c->hot;
 	qsort(c->pl, c->npl, sizeof *c->pl, plcmp);
@@ -1504,6 +1529,7 @@ static void
 jlive(FILE *o, Cmp *c, const Place *p)
 {
 	Gdiff gd[Maxall];
+	char tb[40];
 	uint32_t ng = livediff(c, p, gd, countof(gd));
 
 	qsort(gd, ng, sizeof *gd, gdcmp);
@@ -1515,7 +1541,7 @@ jlive(FILE *o, Cmp *c, const Place *p)
 	fprintf(o, ", \"values\": [");
 	for (uint32_t i = 0; i < ng; i++) {
 		fprintf(o, "%s\n\t\t{\"type\": ", i ? "," : "");
-		jstr(o, gd[i].type ? gd[i].type + 1 : "?");
+		jstr(o, gdtype(&gd[i], tb, sizeof tb));
 		fprintf(o, ", \"def\": ");
 		jstr(o, gd[i].op);
 		fprintf(o, ", \"def_source\": ");
