@@ -9,7 +9,8 @@
 #   CASE      DIR/CASE[:KERNEL] under $DSL/ptx, e.g.
 #             cta2-4.7.0-fa4.0.0b30/fwd-hd128:fwd (default: the list below)
 #   -a        opt attempts "TRIES:SEED ...", tried in order until ptxas
-#             13.0 reports no spill bytes (default "24:1 64:1 64:2 64:3")
+#             13.0 reports no spill bytes; the best is kept
+#             (default "24:1 64:1 64:2 64:3")
 #   -j        ptxas jobs for opt (default 2)
 #   -o        output folder (default $DSL/close)
 #   PTXPRESS  the binary (default build/ptxpress of this checkout)
@@ -33,7 +34,7 @@ while getopts o:j:a: o; do
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	a) attempts=$OPTARG ;;
-	*) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -111,17 +112,32 @@ for c in "${cases[@]}"; do
 	fi
 	tag=$(echo "$rel-$cs-$kind" | tr '/' '-')
 	o=$out/$tag.opt.ptx
-	won="-"
+	won="-" best= tried=
 	for a in $attempts; do
 		t=${a%%:*} s=${a#*:}
-		"$px" opt "$in" -o "$o" --tries "$t" --seed "$s" \
+		"$px" opt "$in" -o "$o.$t.$s" --tries "$t" --seed "$s" \
 			--ptxas "$p130" -j "$jobs" >"$out/$tag.opt.$t.$s.log" 2>&1
 		pipe=$(awk 'NR > 1 && NF >= 5 { print $NF }' \
 			"$out/$tag.opt.$t.$s.log" | head -1)
-		won="$t:$s, ${pipe:-?}"
-		set -- $(meas "$p130" "$o")
+		tried="$tried${tried:+ }$a"
+		set -- $(meas "$p130" "$o.$t.$s")
+		# keep the attempt with the fewest spill bytes, then stack; an
+		# attempt that wrote nothing ptxas takes counts as the worst
+		case "${2:-}${3:-}${4:-}" in
+		*[!0-9]* | "") k=999999:999999 ;;
+		*) k=$(($2 + $3)):$4 ;;
+		esac
+		if [ -z "$best" ] || [ "${k%:*}" -lt "${best%:*}" ] || {
+			[ "${k%:*}" -eq "${best%:*}" ] \
+			&& [ "${k#*:}" -lt "${best#*:}" ]; }; then
+			best=$k
+			cp "$o.$t.$s" "$o"
+			won="$a, ${pipe:-?}"
+		fi
+		rm -f "$o.$t.$s"
 		[ "${2:-x}" = 0 ] && [ "${3:-x}" = 0 ] && break
 	done
+	[ "$tried" = "${won%%,*}" ] || won="$won (tried $tried)"
 	if "$px" validate "$in" "$o" >"$out/$tag.validate.log" 2>&1; then
 		v=proven
 	else
