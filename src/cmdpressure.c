@@ -1295,7 +1295,10 @@ cell(FILE *o, long v, int w)
 static void
 row(FILE *o, const char *what, long a, long b)
 {
-	fprintf(o, "    %-26s", what);
+	if (strlen(what) > 26)     /* long spellings: numbers below */
+		fprintf(o, "    %s\n%30s", what, "");
+	else
+		fprintf(o, "    %-26s", what);
 	cell(o, a, 8);
 	cell(o, b, 8);
 	if (a >= 0 && b >= 0)
