@@ -1358,17 +1358,72 @@ plrow(FILE *o, const Place *p)
 	fprintf(o, "  %-13s %-13s %s\n", ins, mov, p->key);
 }
 
+/* The role of the other side with the same condition, or 0. */
+static Role *
+rolematch(Cmp *c, int x, const Role *r)
+{
+	for (uint32_t j = 0; j < c->s[!x].k.nrole; j++)
+		if (!strcmp(c->s[!x].k.role[j].what, r->what))
+			return &c->s[!x].k.role[j];
+	return 0;
+}
+
+static void
+textroles(FILE *o, Cmp *c)
+{
+	fprintf(o, "  roles:\n");
+	for (int x = 0; x < 2; x++)
+		for (uint32_t i = 0; i < c->s[x].k.nrole; i++) {
+			Role *r = &c->s[x].k.role[i], *q = rolematch(c, x, r);
+			if (x && q)
+				continue;   /* printed with A */
+			Role *a = x ? q : r, *b = x ? r : q;
+			fprintf(o, "    [%s]\n", r->what);
+			row(o, "  instructions", a ? (long)a->nins : -1,
+				b ? (long)b->nins : -1);
+			row(o, "  peak", a ? a->peak : -1, b ? b->peak : -1);
+			row(o, "  cap", a ? a->cap : -1, b ? b->cap : -1);
+		}
+}
+
+/* At the place of each side's hottest region, once per place. */
+static void
+textlive(FILE *o, Cmp *c)
+{
+	Gdiff gd[Maxall];
+	char tb[40];
+	Str done = 0;
+
+	for (int x = 0; x < 2; x++) {
+		Side *sd = &c->s[x];
+		if (!sd->k.nreg || sd->place[sd->k.reg[0].at] == done)
+			continue;
+		Place *p = plget(c, done = sd->place[sd->k.reg[0].at]);
+		fprintf(o, "  live at the peak of %s (%c's hottest region), "
+			"registers by definition:\n", p->key, "AB"[x]);
+		fprintf(o, "    %8s%8s %7s\n", "A", "B", "B-A");
+		uint32_t ng = livediff(c, p, gd, countof(gd));
+		qsort(gd, ng, sizeof *gd, gdcmp);
+		for (uint32_t i = 0; i < ng && i < Maxlist * 2; i++)
+			if (gd[i].units[0] || gd[i].units[1])
+				fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n",
+					gd[i].units[0], gd[i].units[1],
+					gd[i].units[1] - gd[i].units[0],
+					gdtype(&gd[i], tb, sizeof tb), gd[i].op,
+					gd[i].src ? " at " : "",
+					gd[i].src ? gd[i].src : "");
+	}
+}
+
 static void
 cmptext(FILE *o, Cmp *c)
 {
 	long v[2][Nfig];
 	int hl[2 * countof(Headline)];
-	Gdiff gd[Maxall];
-	char tb[40];
-	uint32_t ng, n;
+	uint32_t n;
 
 	fprintf(o, "kernel A %s\n", c->s[0].f->name);
-	if (c->s[1].f->name != c->s[0].f->name)
+	if (strcmp(c->s[1].f->name, c->s[0].f->name))
 		fprintf(o, "   and B %s\n", c->s[1].f->name);
 	figures(&c->s[0], v[0]);
 	figures(&c->s[1], v[1]);
@@ -1384,45 +1439,10 @@ cmptext(FILE *o, Cmp *c)
 	for (uint32_t i = 0; i < c->nop && i < Maxlist * 2; i++)
 		if (c->op[i].n[0] != c->op[i].n[1])
 			row(o, c->op[i].key, c->op[i].n[0], c->op[i].n[1]);
-	fprintf(o, "  roles:\n");
-	for (int x = 0; x < 2; x++)
-		for (uint32_t i = 0; i < c->s[x].k.nrole; i++) {
-			Role *r = &c->s[x].k.role[i], *q = 0;
-			for (uint32_t j = 0; j < c->s[!x].k.nrole; j++)
-				if (!strcmp(c->s[!x].k.role[j].what, r->what))
-					q = &c->s[!x].k.role[j];
-			if (x && q)
-				continue;   /* printed with A */
-			Role *a = x ? q : r, *b = x ? r : q;
-			fprintf(o, "    [%s]\n", r->what);
-			row(o, "  instructions", a ? (long)a->nins : -1,
-				b ? (long)b->nins : -1);
-			row(o, "  peak", a ? a->peak : -1, b ? b->peak : -1);
-			row(o, "  cap", a ? a->cap : -1, b ? b->cap : -1);
-		}
+	textroles(o, c);
 	textregions(o, c, 0);
 	textregions(o, c, 1);
-	for (int x = 0; x < 2; x++) {
-		Side *sd = &c->s[x];
-		if (!sd->k.nreg || (x && c->s[0].k.nreg
-		&& sd->place[sd->k.reg[0].at]
-		== c->s[0].place[c->s[0].k.reg[0].at]))
-			continue;
-		Place *p = plget(c, sd->place[sd->k.reg[0].at]);
-		fprintf(o, "  live at the peak of %s (%c's hottest region), "
-			"registers by definition:\n", p->key, "AB"[x]);
-		fprintf(o, "    %8s%8s %7s\n", "A", "B", "B-A");
-		ng = livediff(c, p, gd, countof(gd));
-		qsort(gd, ng, sizeof *gd, gdcmp);
-		for (uint32_t i = 0; i < ng && i < Maxlist * 2; i++)
-			if (gd[i].units[0] || gd[i].units[1])
-				fprintf(o, "    %8d%8d %+7d  %s from %s%s%s\n",
-					gd[i].units[0], gd[i].units[1],
-					gd[i].units[1] - gd[i].units[0],
-					gdtype(&gd[i], tb, sizeof tb), gd[i].op,
-					gd[i].src ? " at " : "",
-					gd[i].src ? gd[i].src : "");
-	}
+	textlive(o, c);
 	Hot = c->hot;
 	qsort(c->pl, c->npl, sizeof *c->pl, plcmp);
 	fprintf(o, "  places that differ most (hot: a peak >= %d):\n", c->hot);
@@ -1498,10 +1518,7 @@ jroles(FILE *o, Cmp *c)
 	fprintf(o, "[");
 	for (int x = 0; x < 2; x++)
 		for (uint32_t i = 0; i < c->s[x].k.nrole; i++) {
-			Role *r = &c->s[x].k.role[i], *q = 0;
-			for (uint32_t j = 0; j < c->s[!x].k.nrole; j++)
-				if (!strcmp(c->s[!x].k.role[j].what, r->what))
-					q = &c->s[!x].k.role[j];
+			Role *r = &c->s[x].k.role[i], *q = rolematch(c, x, r);
 			if (x && q)
 				continue;
 			fprintf(o, "%s\n\t\t{\"what\": ", first ? "" : ",");
