@@ -1,17 +1,19 @@
 /* budget.c: re-splits setmaxnreg budgets between warp roles.
  *
- * needs:  resolved registers; budgetfit (vbudget.c) as the oracle
+ * needs:  resolved registers; the pressure model (pressure.c) to see
+ *         who is short and who has slack; budgetfit (vbudget.c) as the
+ *         oracle of what fits
  * breaks: the counts of setmaxnreg instructions
  * paper:  what FlashAttention-4 upstream did by hand: give the softmax
  *         warps 8 more registers per thread and take them from roles
  *         that need fewer.
  *
- * The largest budget (the role under pressure; with a seed, the k-th
- * largest) grows by a step; then the largest of the others gives back 8
- * at a time until the register file arithmetic holds, as budgetfit
- * proves it.  When nothing can give enough, nothing changes.  The
- * validator proves the result again on its own; ptxas judges whether
- * it spills less. */
+ * The role whose code goes furthest over its count by the pressure
+ * model (with a rank, the rank-th) grows by a step; then the sites with
+ * the most slack give back 8 at a time until the register-file
+ * arithmetic holds, as budgetfit proves it.  When nothing can give
+ * enough, nothing changes.  The validator proves the result again on
+ * its own; ptxas judges whether it spills less. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -34,35 +36,34 @@ sites(Func *f, Stmt **s, int *v)
 	return n;
 }
 
-/* The index of the largest value not in skip, the rank-th such. */
-static int
-largest(int *v, uint32_t n, int skip, int rank)
+/* How far the code under each site's budget goes over it (negative:
+ * slack), by the pressure model: the most live at any statement that
+ * runs under that count. */
+static void
+overs(Module *m, Func *f, Stmt **s, int *v, uint32_t n, int *over)
 {
-	int best = -1;
-	uint8_t used[Maxsite] = {0};
-
-	for (int r = 0; r <= rank; r++) {
-		best = -1;
-		for (uint32_t i = 0; i < n; i++)
-			if ((int)i != skip && !used[i] && (best < 0
-			|| v[i] > v[best]))
-				best = (int)i;
-		if (best < 0)
-			return -1;
-		/* sites of one role share a value: skip them all */
-		for (uint32_t i = 0; i < n; i++)
-			if (v[i] == v[best])
-				used[i] = 1;
+	fillcfg(f, m);
+	filllive(f);
+	fillpressure(f);
+	Ana *A = f->ana;
+	for (uint32_t k = 0; k < n; k++) {
+		over[k] = -v[k];
+		for (uint32_t i = 0; i < f->nstmt; i++)
+			if (A->cap[i] == v[k] && A->press[i] - v[k] > over[k])
+				over[k] = A->press[i] - v[k];
 	}
-	return best;
+	freeana(f);
+	UNUSED(s);
 }
 
-/* Grows the rank-th largest budget by step; returns 1 if changed. */
+/* Grows the budget of the role most over its count (rank: the rank-th
+ * such) by step, and takes what that costs from the sites with the most
+ * slack; returns 1 if changed. */
 int
-budget(Func *f, int step, int rank)
+budget(Module *m, Func *f, int step, int rank)
 {
 	Stmt *s[Maxsite];
-	int v[Maxsite], w[Maxsite];
+	int v[Maxsite], w[Maxsite], over[Maxsite];
 	uint32_t n = sites(f, s, v);
 	Buf why = {0};
 
@@ -70,11 +71,21 @@ budget(Func *f, int step, int rank)
 		free(why.p);
 		return 0;
 	}
-	int up = largest(v, n, -1, rank);
-	if (up < 0)
+	overs(m, f, s, v, n, over);
+	int up = -1;
+	for (int r = 0; r <= rank; r++) {
+		int best = -1;
+		for (uint32_t i = 0; i < n; i++)
+			if ((r == 0 || v[i] != v[up]) && (best < 0
+			|| over[i] > over[best]))
+				best = (int)i;
+		if (best < 0)
+			break;
+		up = best;
+	}
+	if (up < 0 || v[up] + step > 256)
 		return 0;
 	memcpy(w, v, sizeof w);
-	/* every site with the grown role's value grows with it */
 	int old = v[up];
 	for (uint32_t i = 0; i < n; i++)
 		if (v[i] == old)
@@ -87,13 +98,12 @@ budget(Func *f, int step, int rank)
 		int dn = -1;
 		for (uint32_t i = 0; i < n; i++)
 			if (w[i] != old + step && w[i] > 24 && (dn < 0
-			|| w[i] > w[dn]))
+			|| over[i] < over[dn]))
 				dn = (int)i;
-		if (dn < 0 || !strstr(why.p ? why.p : "", "CTA holds")) {
-			free(why.p);
-			return 0;
-		}
+		if (dn < 0 || !strstr(why.p ? why.p : "", "CTA holds"))
+			break;
 		w[dn] -= 8;
+		over[dn] += 8;
 	}
 	free(why.p);
 	if (!fits)

@@ -565,7 +565,7 @@ uint32_t sched(Func *, const Sched *);
 uint32_t moves(Func *);
 
 /* ---- budget.c ---- */
-int budget(Func *, int step, int rank);
+int budget(Module *, Func *, int step, int rank);
 
 /* ---- vbudget.c ---- */
 int budgetfit(Func *, const int *vals, Buf *why);

@@ -21,6 +21,7 @@ typedef struct Pass {
 	char name[24];
 	int moves;          /* the moves pass, not a scheduler */
 	int budget;         /* the budget pass: its step, 0 if not */
+	int rank;           /* budget: grow the rank-th neediest role */
 	Sched s;
 } Pass;
 
@@ -70,7 +71,9 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else if (!strcmp(a, "moves"))
 			p->moves = 1;
 		else if (!strncmp(a, "budget", 6)) {
+			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
+			p->rank = strchr(a, ':') ? atoi(strchr(a, ':') + 1) : 0;
 			if (p->budget % 8 || p->budget <= 0 || p->budget > 128) {
 				fprintf(stderr, "%s: budget=N takes a multiple "
 					"of 8\n", progname);
@@ -128,8 +131,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].moves ? moves(f)
-				: pp->p[k].budget ? (uint32_t)budget(f,
-				pp->p[k].budget, 0) : sched(f, &s);
+				: pp->p[k].budget ? (uint32_t)budget(m, f,
+				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
 			if (sc->explain) {
 				int after = peakof(m, f);
 				fprintf(sc->explain, "%s: %s: %s %s %u "
@@ -296,10 +299,11 @@ helpopt(FILE *f)
 "                     sink           move loads down next to their users\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
-"                     budget[=N]     give the warp role with the largest\n"
-"                                    setmaxnreg N more registers (8),\n"
-"                                    taken from the others, when the\n"
-"                                    register file arithmetic is proven\n"
+"                     budget[=N][:R] give the warp role furthest over its\n"
+"                                    setmaxnreg (R: the R-th) N more\n"
+"                                    registers (8), taken from roles with\n"
+"                                    slack, when the register-file\n"
+"                                    arithmetic is proven\n"
 "                     none           nothing\n"
 "  --arch SM        target for ptxas (default: the file's .target)\n"
 "  --no-search      apply the pipeline without asking ptxas\n"
@@ -407,7 +411,7 @@ variants(Optreq *o, Pipe *v, int max)
 			pipeparse(base[i], o->seed, &v[n++]);
 		static const char *const bud[] = {
 			"budget", "budget,sched=td", "budget,softmax=4",
-			"budget=16",
+			"budget=16", "budget:1", "budget,sched=bu",
 		};
 		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
 			pipeparse(bud[i], o->seed, &v[n++]);
