@@ -564,6 +564,10 @@ uint32_t sched(Func *, const Sched *);
 /* ---- moves.c ---- */
 uint32_t moves(Func *);
 
+/* ---- remat.c ---- */
+int constdef(Func *, Stmt *);
+uint32_t remat(Module *, Func *);
+
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
 

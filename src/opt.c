@@ -22,6 +22,7 @@ typedef struct Pass {
 	int moves;          /* the moves pass, not a scheduler */
 	int budget;         /* the budget pass: its step, 0 if not */
 	int rank;           /* budget: grow the rank-th neediest role */
+	int remat;          /* the remat pass */
 	Sched s;
 } Pass;
 
@@ -70,6 +71,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				.seed = p->s.seed};
 		else if (!strcmp(a, "moves"))
 			p->moves = 1;
+		else if (!strcmp(a, "remat"))
+			p->remat = 1;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -85,7 +88,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else {
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, softmax=F, mix, sink, moves, budget[=N], none)\n", progname, w);
+				"sched=td-rand, softmax=F, mix, sink, moves, "
+				"remat, budget[=N][:R], none)\n", progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -130,7 +134,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			s.range[1] = sc->lines[1];
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
-			uint32_t n = pp->p[k].moves ? moves(f)
+			uint32_t n = pp->p[k].remat ? remat(m, f)
+				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
 			if (sc->explain) {
@@ -139,7 +144,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					"%s; estimated peak %d -> %d "
 					"registers\n", progname, f->name,
 					pp->p[k].name, pp->p[k].moves ? "removed"
-					: pp->p[k].budget ? "re-split" : "moved", n,
+					: pp->p[k].budget ? "re-split"
+					: pp->p[k].remat ? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: "instructions", before, after);
 				before = after;
@@ -297,6 +303,9 @@ helpopt(FILE *f)
 "                     mix            each region a strategy drawn from\n"
 "                                    the seed\n"
 "                     sink           move loads down next to their users\n"
+"                     remat          recompute constants (immediates,\n"
+"                                    launch constants, kernel params)\n"
+"                                    before their reads in each region\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -397,7 +406,7 @@ variants(Optreq *o, Pipe *v, int max)
 	static const char *const base[] = {
 		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
 		"sched=td,sink", "softmax=4", "softmax=2", "softmax=8",
-		"softmax=4,sink",
+		"softmax=4,sink", "remat,sched=td", "remat,sched=bu",
 	};
 	int n = 0;
 

@@ -262,6 +262,8 @@ typedef struct Seg {
 	uint32_t *orig;             /* A's statements as B should hold
 	                             * them: where each one came from */
 	uint32_t n;
+	Str *konst;                 /* A's constant definitions, by text */
+	uint32_t nkonst;
 } Seg;
 
 static int
@@ -271,6 +273,18 @@ fail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
 	bprintf(why, fmt, x);
 	bputs(why, "\n");
 	return -1;
+}
+
+/* An extra statement in B is harmless when it is a copy of a definition
+ * in A whose value cannot change (see konstants): it writes the value
+ * the register already holds wherever A defines it at all. */
+static int
+konstant(Seg *g, Str t)
+{
+	for (uint32_t i = 0; i < g->nkonst; i++)
+		if (g->konst[i] == t)
+			return 1;
+	return 0;
 }
 
 /* Pairs each statement of A's segment with one of B's equal text, the
@@ -300,7 +314,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 		pos[i] = j;
 	}
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j]) {
+		if (!used[j] && !konstant(g, tb[j])) {
 			free(used);
 			bprintf(g->why, "%s: '%s' appears in the rewrite before "
 				"'%s' but not in the original\n", g->fb->name,
@@ -439,14 +453,69 @@ segment(Seg *g, uint8_t *mv)
 
 /* Walks both bodies fixed statement by fixed statement. */
 static int
+launchvalue(Opnd *o)
+{
+	static const char *const v[] = {"%tid", "%ntid", "%ctaid", "%nctaid",
+		"%cluster_ctaid", "%cluster_nctaid", "%clusterid",
+		"%nclusterid", "%cluster_ctarank", "%cluster_nctarank",
+		"%gridid", "%nsmid", "%total_smem_size", "%dynamic_smem_size"};
+
+	for (size_t i = 0; o->kind == Preg && o->reg < 0 && i < countof(v); i++)
+		if (!strcmp(o->s, v[i]))
+			return 1;
+	return 0;
+}
+
+/* Definitions whose value cannot change while the kernel runs, of a
+ * register nothing else writes: an unguarded mov of an immediate, a
+ * symbol or a launch constant, or an ld.param of a kernel parameter.
+ * Running one again anywhere changes nothing. */
+static Str *
+konstants(Func *f, uint32_t *n)
+{
+	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
+	Str *k = xmalloc((f->nstmt + 1) * sizeof *k);
+
+	*n = 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Acc a = {0};
+		if (f->stmt[i].kind != Sins)
+			continue;
+		access(&f->stmt[i], &a);
+		for (uint32_t j = 0; j < a.ndef; j++)
+			writes[a.def[j]]++;
+		free(a.def);
+		free(a.use);
+	}
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->guard || s->nop != 2
+		|| s->opd[0].kind != Preg || s->opd[0].reg < 0
+		|| writes[s->opd[0].reg] != 1 || f->reg[s->opd[0].reg].pred)
+			continue;
+		Opnd *o = &s->opd[1];
+		int ok = s->op == Omov && (((o->kind == Pint || o->kind == Pflt
+			|| o->kind == Psym) && !o->nsub) || launchvalue(o));
+		ok |= s->op == Old && f->entry && has(s, ".param")
+			&& o->kind == Paddr && o->nsub == 1
+			&& o->sub[0].kind == Psym;
+		if (ok)
+			k[(*n)++] = text(f, s);
+	}
+	free(writes);
+	return k;
+}
+
+static int
 body(Func *fa, Func *fb, Buf *why)
 {
 	uint8_t *ma = movables(fa), *mb = movables(fb);
-	uint32_t i = 0, j = 0;
+	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
+	Str *konst = konstants(fa, &nk);
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why, 0, 0};
+		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		while (g.b1 < fb->nstmt && mb[g.b1])
@@ -471,6 +540,7 @@ body(Func *fa, Func *fb, Buf *why)
 	}
 	free(ma);
 	free(mb);
+	free(konst);
 	return rc;
 }
 

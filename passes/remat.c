@@ -1,0 +1,153 @@
+/* remat.c: rematerializes constants next to their users.
+ *
+ * needs:  resolved registers, regions (dag.c)
+ * breaks: statement count (copies of definitions are inserted)
+ * paper:  rematerialization (Briggs, Cooper & Torczon 1992), done in the
+ *         PTX so that ptxas sees short live ranges.
+ *
+ * A register written once, unguarded, by an instruction whose value
+ * cannot change (a mov of an immediate, a symbol's address or a launch
+ * constant such as %tid.x or %ctaid.y; an ld.param of a kernel
+ * parameter) holds the same value wherever it is read.  So the defining
+ * instruction may run again, unchanged, right before the first read in
+ * each region that reads it: from there the register's value is
+ * recomputed instead of kept alive across the code between.  Nothing
+ * new is declared; the register is the same. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+static int
+launchconst(Opnd *o)
+{
+	static const char *const c[] = {"%tid", "%ntid", "%ctaid",
+		"%nctaid", "%cluster_ctaid", "%cluster_nctaid", "%clusterid",
+		"%nclusterid", "%cluster_ctarank", "%cluster_nctarank",
+		"%gridid", "%nsmid", "%total_smem_size",
+		"%dynamic_smem_size"};
+
+	if (o->kind != Preg || o->reg >= 0)
+		return 0;
+	for (size_t i = 0; i < countof(c); i++)
+		if (!strcmp(o->s, c[i]))
+			return 1;
+	return 0;
+}
+
+/* The value of s cannot change while the kernel runs. */
+int
+constdef(Func *f, Stmt *s)
+{
+	if (s->kind != Sins || s->guard || s->nop != 2
+	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
+	|| f->reg[s->opd[0].reg].pred)
+		return 0;
+	Opnd *a = &s->opd[1];
+	if (s->op == Omov)
+		return (a->kind == Pint || a->kind == Pflt || a->kind == Psym)
+			&& !a->nsub ? 1 : launchconst(a);
+	if (s->op == Old && f->entry && hasmod(s, ".param")
+	&& a->kind == Paddr && a->nsub == 1 && a->sub[0].kind == Psym)
+		return 1;
+	return 0;
+}
+
+typedef struct Ins { uint32_t before; Stmt s; } Ins;
+
+typedef struct Rm {
+	int32_t *def;            /* per register: its one defining
+	                          * statement, -1 none, -2 several */
+	Ins *ins;
+	uint32_t nins, cap;
+	uint8_t *seen;           /* per register: done in this region */
+} Rm;
+
+static void
+reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		reads(&o->sub[i], f, r, at, g);
+	if (o->kind != Preg || o->reg < 0)
+		return;
+	int32_t d = r->def[o->reg];
+	if (d < 0 || r->seen[o->reg] || ((uint32_t)d >= g->first
+	&& (uint32_t)d < g->end))
+		return;
+	r->seen[o->reg] = 1;
+	if (r->nins == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->ins = xrealloc(r->ins, r->cap * sizeof *r->ins);
+	}
+	Stmt c = f->stmt[d];
+	c.dirty = 1;           /* printed from the IR, on a line of its own */
+	c.lead = (Span){0, 0};
+	r->ins[r->nins++] = (Ins){at, c};
+}
+
+static void
+region(Func *f, Dag *g, void *arg)
+{
+	Rm *r = arg;
+
+	memset(r->seen, 0, f->nreg ? f->nreg : 1);
+	for (uint32_t i = g->first; i < g->end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		uint32_t k = 0;
+		Defs d = opdefs(s);
+		if (s->nop && (d == D0 || d == D0U))
+			k = 1;
+		for (; k < s->nop; k++)
+			reads(&s->opd[k], f, r, i, g);
+		if (s->guard)
+			reads(s->guard, f, r, i, g);
+	}
+}
+
+/* Returns how many definitions it inserted. */
+uint32_t
+remat(Module *m, Func *f)
+{
+	Rm r = {0};
+	size_t n = f->nreg ? f->nreg : 1;
+
+	r.def = xmalloc(n * sizeof *r.def);
+	r.seen = calloc(n, 1);
+	for (size_t i = 0; i < n; i++)
+		r.def[i] = -1;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || !s->nop)
+			continue;
+		Defs d = opdefs(s);
+		if (d != D0 && d != D0U)
+			continue;
+		Rv dv = {0}, uv = {0};
+		defuse(s, &dv, &uv);
+		for (uint32_t k = 0; k < dv.n; k++) {
+			int32_t x = dv.v[k];
+			r.def[x] = r.def[x] == -1 && constdef(f, s)
+				? (int32_t)i : -2;
+		}
+		free(dv.v);
+		free(uv.v);
+	}
+	eachregion(f, region, &r);
+	if (r.nins) {
+		Stmt *v = alloc(m->a, (f->nstmt + r.nins) * sizeof *v);
+		uint32_t k = 0, j = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			for (; j < r.nins && r.ins[j].before == i; j++)
+				v[k++] = r.ins[j].s;
+			v[k++] = f->stmt[i];
+		}
+		f->stmt = v;
+		f->nstmt = k;
+		f->dirty = 1;
+	}
+	free(r.def);
+	free(r.seen);
+	free(r.ins);
+	return r.nins;
+}
