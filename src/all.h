@@ -245,6 +245,7 @@ struct Module {
 	Item *item;
 	Span tail;          /* trivia after the last item */
 	int nerr, nwarn;
+	int nparse;         /* errors of the grammar among nerr */
 };
 
 /* ---- ptxas: how it is run, what it said ---- */
@@ -363,6 +364,7 @@ typedef struct Diag {
 	int nerr, nwarn;
 	int max;            /* stop after this many errors */
 	int quiet;
+	int nowarn;         /* count warnings, do not print them */
 } Diag;
 
 /* ---- analysis (cfg.c, live.c, pressure.c, roles.c) ----
@@ -529,6 +531,7 @@ int check(Module *, Diag *);
 
 /* ---- cmdio.c ---- */
 Module *load(const char *, Diag *, char **src);
+Module *loadx(const char *, Diag *, char **src, int warn);
 void unload(Module *, char *src);
 int parseversion(const char *, int *, int *);
 int clampversion(Module *, int, int, const char *why);

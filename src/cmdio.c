@@ -5,10 +5,13 @@
 #include <string.h>
 #include "all.h"
 
-/* Reads and parses; on failure says why and returns NULL.  The caller
- * owns *src (free) and the module (afree(m->a)). */
+/* Reads, parses and checks: every command refuses what check calls an
+ * error (m->nerr counts them, m->nparse the parse errors among them);
+ * warnings are printed when warn says so.  Returns NULL, having said why,
+ * when the file cannot be read.  The caller owns *src (free) and the
+ * module (afree(m->a)). */
 Module *
-load(const char *path, Diag *d, char **src)
+loadx(const char *path, Diag *d, char **src, int warn)
 {
 	size_t n;
 	Module *m;
@@ -25,7 +28,20 @@ load(const char *path, Diag *d, char **src)
 		diag(d, "error", (Pos){1, 1}, 0, 0, "empty input: no PTX here");
 		m->nerr = d->nerr;
 	}
+	m->nparse = m->nerr;
+	if (!m->nerr) {
+		d->nowarn = !warn;
+		check(m, d);
+		d->nowarn = 0;
+		m->nerr = d->nerr;
+	}
 	return m;
+}
+
+Module *
+load(const char *path, Diag *d, char **src)
+{
+	return loadx(path, d, src, 0);
 }
 
 void
@@ -123,16 +139,15 @@ cmdcheck(int argc, char **argv)
 			continue;
 		Diag d;
 		char *src;
-		Module *m = load(argv[i], &d, &src);
+		Module *m = loadx(argv[i], &d, &src, !quiet);
 		d.quiet = quiet;
 		if (!m) {
 			rc = 2;
 			continue;
 		}
-		if (m->nerr) {
+		if (m->nparse) {
 			rc = 2;
 		} else {
-			check(m, &d);
 			if (!d.nerr)
 				lint(m, &d);  /* register budgets that vanish */
 			if (d.nerr && rc < 1)

@@ -297,7 +297,7 @@ diag(Diag *d, const char *sev, Pos pos, uint32_t off, uint32_t len,
 		d->nerr++;
 	else
 		d->nwarn++;
-	if (d->quiet)
+	if (d->quiet || (d->nowarn && sev[0] == 'w'))
 		return;
 	fprintf(stderr, "%s:%u:%u: %s: ", d->path, pos.line, pos.col, sev);
 	va_start(ap, fmt);
