@@ -112,9 +112,59 @@ branches(Func *f, Diag *d, Lab *l)
 	}
 }
 
+/* How many registers the vector operand of s must hold, or 0 when
+ * this does not know: ld/st .v2/.v4/.v8, and tcgen05.ld/st, whose
+ * .xN repeats a shape of 1 (32x32b, 16x32bx2), 2 (16x64b) or 4
+ * (16x128b, 16x256b: 2 and 4 words per repeat) registers. */
+static uint32_t
+arity(Stmt *s)
+{
+	static const struct { const char *shape; uint32_t per; } sh[] = {
+		{".32x32b", 1}, {".16x64b", 1}, {".16x128b", 2},
+		{".16x256b", 4}, {".16x32bx2", 1},
+	};
+	uint32_t n = 0, per = 0;
+
+	for (uint32_t i = 0; i < s->nmod; i++) {
+		Str m = s->mod[i];
+		if (m[1] == 'v' && (m[2] == '2' || m[2] == '4' || m[2] == '8')
+		&& !m[3])
+			n = (uint32_t)(m[2] - '0');
+		if (m[1] == 'x' && m[2] >= '0' && m[2] <= '9')
+			n = (uint32_t)atoi(m + 2);
+		for (size_t k = 0; k < countof(sh); k++)
+			if (!strcmp(m, sh[k].shape))
+				per = sh[k].per;
+		if (!strncmp(m, ".pack::", 7) || !strncmp(m, ".unpack::", 9))
+			return 0;
+	}
+	if (s->op == Otcgen05_ld || s->op == Otcgen05_st)
+		return per ? n * per : 0;
+	if (s->op == Old || s->op == Oldu || s->op == Ost)
+		return n;
+	return 0;
+}
+
+static void
+checkarity(Diag *d, Stmt *s)
+{
+	uint32_t want = arity(s);
+
+	if (!want)
+		return;
+	for (uint32_t k = 0; k < s->nop; k++) {
+		Opnd *o = &s->opd[k];
+		if (o->kind == Pvec && o->nsub != want)
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"vector operand of '%s' holds %u registers, the "
+				"modifiers ask for %u", s->name, o->nsub, want);
+	}
+}
+
 static void
 checkins(Diag *d, Stmt *s)
 {
+	checkarity(d, s);
 	if (s->op == Ounknown)
 		diag(d, "warning", s->pos, s->text.off, s->text.len,
 			"unknown opcode '%s': kept as is, treated as a barrier "
