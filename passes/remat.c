@@ -8,7 +8,8 @@
  * A register written once, unguarded, by an instruction whose value
  * cannot change (a mov of an immediate, a symbol's address or a launch
  * constant such as %tid.x or %ctaid.y; an ld.param of a kernel
- * parameter) holds the same value wherever it is read.  So the defining
+ * parameter; an ld.global.nc of read-only memory from an address in a
+ * register written once) holds the same value wherever it is read.  So the defining
  * instruction may run again, unchanged, right before the first read in
  * each region that reads it: from there the register's value is
  * recomputed instead of kept alive across the code between.  Nothing
@@ -34,10 +35,26 @@ launchconst(Opnd *o)
 	return 0;
 }
 
-/* The value of s cannot change while the kernel runs. */
+/* The value of s cannot change while the kernel runs: constants, and a
+ * load of read-only memory (.global.nc) from an address held in a
+ * register written once, so it is the same wherever it is read. */
 int
-constdef(Func *f, Stmt *s)
+constdef(Func *f, Stmt *s, const uint32_t *ndefs)
 {
+	if (s->kind == Sins && !s->guard && s->nop == 2 && s->op == Old
+	&& hasmod(s, ".global") && hasmod(s, ".nc")
+	&& s->opd[1].kind == Paddr && s->opd[1].nsub == 1) {
+		Opnd *b = &s->opd[1].sub[0];
+		Opnd *d = &s->opd[0];
+		int ok = b->kind == Preg && b->reg >= 0 && ndefs
+			&& ndefs[b->reg] == 1;
+		if (d->kind == Pvec)
+			for (uint32_t i = 0; i < d->nsub && ok; i++)
+				ok = d->sub[i].kind == Preg && d->sub[i].reg >= 0;
+		else
+			ok = ok && d->kind == Preg && d->reg >= 0;
+		return ok;
+	}
 	if (s->kind != Sins || s->guard || s->nop != 2
 	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 	|| f->reg[s->opd[0].reg].pred)
@@ -60,6 +77,7 @@ typedef struct Rm {
 	Ins *ins;
 	uint32_t nins, cap;
 	uint8_t *seen;           /* per register: done in this region */
+	uint32_t *ndefs;         /* per register: writes in the function */
 } Rm;
 
 static void
@@ -73,6 +91,11 @@ reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
 	if (d < 0 || r->seen[o->reg] || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end))
 		return;
+	/* every register the definition writes is fresh from here */
+	Opnd *dst = &f->stmt[d].opd[0];
+	if (dst->kind == Pvec)
+		for (uint32_t i = 0; i < dst->nsub; i++)
+			r->seen[dst->sub[i].reg] = 1;
 	r->seen[o->reg] = 1;
 	if (r->nins == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 64;
@@ -114,8 +137,19 @@ remat(Module *m, Func *f)
 
 	r.def = xmalloc(n * sizeof *r.def);
 	r.seen = calloc(n, 1);
+	r.ndefs = calloc(n, sizeof *r.ndefs);
 	for (size_t i = 0; i < n; i++)
 		r.def[i] = -1;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Rv dv = {0}, uv = {0};
+		if (f->stmt[i].kind != Sins)
+			continue;
+		defuse(&f->stmt[i], &dv, &uv);
+		for (uint32_t k = 0; k < dv.n; k++)
+			r.ndefs[dv.v[k]]++;
+		free(dv.v);
+		free(uv.v);
+	}
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || !s->nop)
@@ -127,7 +161,7 @@ remat(Module *m, Func *f)
 		defuse(s, &dv, &uv);
 		for (uint32_t k = 0; k < dv.n; k++) {
 			int32_t x = dv.v[k];
-			r.def[x] = r.def[x] == -1 && constdef(f, s)
+			r.def[x] = r.def[x] == -1 && constdef(f, s, r.ndefs)
 				? (int32_t)i : -2;
 		}
 		free(dv.v);
@@ -149,5 +183,6 @@ remat(Module *m, Func *f)
 	free(r.def);
 	free(r.seen);
 	free(r.ins);
+	free(r.ndefs);
 	return r.nins;
 }

@@ -568,7 +568,7 @@ uint32_t sched(Func *, const Sched *);
 uint32_t moves(Func *);
 
 /* ---- remat.c ---- */
-int constdef(Func *, Stmt *);
+int constdef(Func *, Stmt *, const uint32_t *ndefs);
 uint32_t remat(Module *, Func *);
 
 /* ---- budget.c ---- */

@@ -407,6 +407,7 @@ variants(Optreq *o, Pipe *v, int max)
 		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
 		"sched=td,sink", "softmax=4", "softmax=2", "softmax=8",
 		"softmax=4,sink", "remat,sched=td", "remat,sched=bu",
+		"remat", "remat,sched=bu,sink",
 	};
 	int n = 0;
 

@@ -466,6 +466,30 @@ launchvalue(Opnd *o)
 	return 0;
 }
 
+/* A load of read-only memory (.global.nc) into registers written once,
+ * from an address in a register written once: the same value wherever
+ * it runs. */
+static int
+readonly(Stmt *s, uint32_t *writes)
+{
+	if (s->kind != Sins || s->guard || s->op != Old || s->nop != 2
+	|| !has(s, ".global") || !has(s, ".nc") || s->opd[1].kind != Paddr
+	|| s->opd[1].nsub != 1)
+		return 0;
+	Opnd *b = &s->opd[1].sub[0], *d = &s->opd[0];
+	if (b->kind != Preg || b->reg < 0 || writes[b->reg] != 1)
+		return 0;
+	if (d->kind == Preg)
+		return d->reg >= 0 && writes[d->reg] == 1;
+	if (d->kind != Pvec)
+		return 0;
+	for (uint32_t i = 0; i < d->nsub; i++)
+		if (d->sub[i].kind != Preg || d->sub[i].reg < 0
+		|| writes[d->sub[i].reg] != 1)
+			return 0;
+	return 1;
+}
+
 /* Definitions whose value cannot change while the kernel runs, of a
  * register nothing else writes: an unguarded mov of an immediate, a
  * symbol or a launch constant, or an ld.param of a kernel parameter.
@@ -489,6 +513,10 @@ konstants(Func *f, uint32_t *n)
 	}
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
+		if (readonly(s, writes)) {
+			k[(*n)++] = text(f, s);
+			continue;
+		}
 		if (s->kind != Sins || s->guard || s->nop != 2
 		|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 		|| writes[s->opd[0].reg] != 1 || f->reg[s->opd[0].reg].pred)
