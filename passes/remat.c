@@ -39,8 +39,11 @@ launchconst(Opnd *o)
  * load of read-only memory (.global.nc) from an address held in a
  * register written once, so it is the same wherever it is read. */
 int
-constdef(Func *f, Stmt *s, const uint32_t *ndefs)
+constdef(Func *f, Stmt *s, const uint32_t *ndefs, int inentry)
 {
+	/* a load may fault where it did not run: it is repeated only where
+	 * it dominates (see region()) */
+	UNUSED(inentry);
 	if (s->kind == Sins && !s->guard && s->nop == 2 && s->op == Old
 	&& hasmod(s, ".global") && hasmod(s, ".nc")
 	&& s->opd[1].kind == Paddr && s->opd[1].nsub == 1) {
@@ -78,6 +81,7 @@ typedef struct Rm {
 	uint32_t nins, cap;
 	uint8_t *seen;           /* per register: done in this region */
 	uint32_t *ndefs;         /* per register: writes in the function */
+	uint8_t **dom;           /* per load statement: what it dominates */
 } Rm;
 
 static void
@@ -91,6 +95,13 @@ reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
 	if (d < 0 || r->seen[o->reg] || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end))
 		return;
+	if (f->stmt[d].op == Old) {
+		/* a load runs again only where it has surely run */
+		if (!r->dom[d])
+			r->dom[d] = dominated(f, (uint32_t)d);
+		if (!r->dom[d] || !r->dom[d][g->first])
+			return;
+	}
 	/* every register the definition writes is fresh from here */
 	Opnd *dst = &f->stmt[d].opd[0];
 	if (dst->kind == Pvec)
@@ -138,6 +149,8 @@ remat(Module *m, Func *f)
 	r.def = xmalloc(n * sizeof *r.def);
 	r.seen = calloc(n, 1);
 	r.ndefs = calloc(n, sizeof *r.ndefs);
+	uint32_t n0 = f->nstmt;
+	r.dom = calloc(n0 + 1, sizeof *r.dom);
 	for (size_t i = 0; i < n; i++)
 		r.def[i] = -1;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -161,7 +174,8 @@ remat(Module *m, Func *f)
 		defuse(s, &dv, &uv);
 		for (uint32_t k = 0; k < dv.n; k++) {
 			int32_t x = dv.v[k];
-			r.def[x] = r.def[x] == -1 && constdef(f, s, r.ndefs)
+			r.def[x] = r.def[x] == -1
+				&& constdef(f, s, r.ndefs, 1)
 				? (int32_t)i : -2;
 		}
 		free(dv.v);
@@ -184,5 +198,8 @@ remat(Module *m, Func *f)
 	free(r.seen);
 	free(r.ins);
 	free(r.ndefs);
+	for (uint32_t i = 0; i < n0; i++)
+		free(r.dom[i]);
+	free(r.dom);
 	return r.nins;
 }

@@ -567,8 +567,11 @@ uint32_t sched(Func *, const Sched *);
 /* ---- moves.c ---- */
 uint32_t moves(Func *);
 
+/* ---- dom.c ---- */
+uint8_t *dominated(Func *, uint32_t at);
+
 /* ---- remat.c ---- */
-int constdef(Func *, Stmt *, const uint32_t *ndefs);
+int constdef(Func *, Stmt *, const uint32_t *ndefs, int inentry);
 uint32_t remat(Module *, Func *);
 
 /* ---- budget.c ---- */

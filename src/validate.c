@@ -264,6 +264,9 @@ typedef struct Seg {
 	uint32_t n;
 	Str *konst;                 /* A's constant definitions, by text */
 	uint32_t nkonst;
+	int32_t *kload;             /* for loads among them: the statement,
+	                             * else -1 */
+	uint8_t **kdom;             /* what that load dominates, lazily */
 } Seg;
 
 static int
@@ -281,9 +284,17 @@ fail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
 static int
 konstant(Seg *g, Str t)
 {
-	for (uint32_t i = 0; i < g->nkonst; i++)
-		if (g->konst[i] == t)
+	for (uint32_t i = 0; i < g->nkonst; i++) {
+		if (g->konst[i] != t)
+			continue;
+		if (g->kload[i] < 0)
 			return 1;
+		/* a load may fault where it never ran: only where it has
+		 * surely run already */
+		if (!g->kdom[i])
+			g->kdom[i] = dominated(g->fa, (uint32_t)g->kload[i]);
+		return g->kdom[i] && g->kdom[i][g->a0];
+	}
 	return 0;
 }
 
@@ -495,10 +506,11 @@ readonly(Stmt *s, uint32_t *writes)
  * symbol or a launch constant, or an ld.param of a kernel parameter.
  * Running one again anywhere changes nothing. */
 static Str *
-konstants(Func *f, uint32_t *n)
+konstants(Func *f, uint32_t *n, int32_t **load)
 {
 	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
 	Str *k = xmalloc((f->nstmt + 1) * sizeof *k);
+	*load = xmalloc((f->nstmt + 1) * sizeof **load);
 
 	*n = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -514,6 +526,7 @@ konstants(Func *f, uint32_t *n)
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (readonly(s, writes)) {
+			(*load)[*n] = (int32_t)i;
 			k[(*n)++] = text(f, s);
 			continue;
 		}
@@ -527,8 +540,10 @@ konstants(Func *f, uint32_t *n)
 		ok |= s->op == Old && f->entry && has(s, ".param")
 			&& o->kind == Paddr && o->nsub == 1
 			&& o->sub[0].kind == Psym;
-		if (ok)
+		if (ok) {
+			(*load)[*n] = -1;
 			k[(*n)++] = text(f, s);
+		}
 	}
 	free(writes);
 	return k;
@@ -540,10 +555,12 @@ body(Func *fa, Func *fb, Buf *why)
 	uint8_t *ma = movables(fa), *mb = movables(fb);
 	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
-	Str *konst = konstants(fa, &nk);
+	int32_t *kload;
+	Str *konst = konstants(fa, &nk, &kload);
+	uint8_t **kdom = calloc(nk + 1, sizeof *kdom);
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk};
+		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		while (g.b1 < fb->nstmt && mb[g.b1])
@@ -568,6 +585,10 @@ body(Func *fa, Func *fb, Buf *why)
 	}
 	free(ma);
 	free(mb);
+	for (uint32_t k = 0; k < nk; k++)
+		free(kdom[k]);
+	free(kdom);
+	free(kload);
 	free(konst);
 	return rc;
 }

@@ -7,6 +7,8 @@
 #   // stderr: text                     must appear in stderr, in order
 #   // stdout: text                     must appear in stdout, in order
 #   // not-stderr: text                 must not appear in stderr
+#   // count-stdout: N text             appears on exactly N lines of
+#                                       stdout (comment lines aside)
 # usage: run.sh PTXPRESS FILE...
 set -u
 px=$1; shift
@@ -43,6 +45,12 @@ for f in "$@"; do
 		grep -qF -- "$l" "$tmp/err" && echo "$l"
 	done >"$tmp/bad"
 	[ -z "$why" ] && [ -s "$tmp/bad" ] && why="stderr has: $(head -1 "$tmp/bad")"
+	sed -n 's|^// count-stdout: ||p' "$f" | while IFS= read -r l; do
+		want=${l%% *} text=${l#* }
+		got=$(grep -v '^[[:space:]]*//' "$tmp/out" | grep -cF -- "$text")
+		[ "$got" = "$want" ] || echo "$got times, not $want: $text"
+	done >"$tmp/cnt"
+	[ -z "$why" ] && [ -s "$tmp/cnt" ] && why="stdout has $(head -1 "$tmp/cnt")"
 	if [ -n "$why" ]; then
 		fail=$((fail + 1))
 		echo "FAIL $f: $why"
