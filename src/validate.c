@@ -14,7 +14,15 @@
  *     async operations keep their order against every memory effect and
  *     each other; warp collectives and carry-flag arithmetic keep their
  *     order among their kind,
- *   - debug labels keep their order among themselves.
+ *   - debug labels keep their order among themselves;
+ * and beyond permutations:
+ *   - a copy or pack/unpack pair of the original may be missing when its
+ *     reads can read the source instead (vcopy.c replays them);
+ *   - a definition whose value cannot change (immediates, launch
+ *     constants, kernel parameters; a load of read-only memory where the
+ *     original load dominates) may appear again;
+ *   - setmaxnreg counts may differ when the new ones fit the register
+ *     file over the warp roles (vbudget.c).
  * Anything else it cannot prove, and says where. */
 #include <stdlib.h>
 #include <string.h>
