@@ -3,9 +3,10 @@
 # table for bench/RESULTS.md.  Each file is searched with --tries N
 # (default 32) on all CPUs; the output is validated and re-measured with
 # ptxas -v on the file's target.
-# usage: bench/opt.sh [BUILD_DIR] [TRIES] > table.md
+# usage: bench/opt.sh [BUILD_DIR] [TRIES] [FILE...] > table.md
 set -u
 b=${1:-build} tries=${2:-32}
+[ $# -gt 2 ] && { shift 2; only="$*"; } || only=""
 px=$b/ptxpress pv=$b/ptxasv
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 files="corpus/fmha_sm90a.ptx corpus/fmha_sm100a.ptx"
@@ -21,6 +22,7 @@ for f in cute-dsl/fa4_fwd_sm100a cute-dsl/fa4_bwd_sm100a \
 	nvcc-llvm/tvm_equibench_324_sm80; do
 	[ -f "../shared/corpus/$f.ptx" ] && files="$files ../shared/corpus/$f.ptx"
 done
+[ -n "$only" ] && files=$only
 echo "| file | kernel | regs | spill st | spill ld | stack | opt s | pipeline |"
 echo "|---|---|--:|--:|--:|--:|--:|---|"
 for f in $files; do
