@@ -9,7 +9,9 @@
  * cannot change (a mov of an immediate, a symbol's address or a launch
  * constant such as %tid.x or %ctaid.y; an ld.param of a kernel
  * parameter; an ld.global.nc of read-only memory from an address in a
- * register written once) holds the same value wherever it is read.  So the defining
+ * register written once) holds the same value wherever it is read, and
+ * so does arithmetic on such values (address math from parameters and
+ * launch constants): the chain runs again, inputs first.  So the defining
  * instruction may run again, unchanged, right before the first read in
  * each region that reads it: from there the register's value is
  * recomputed instead of kept alive across the code between.  Nothing
@@ -82,32 +84,57 @@ typedef struct Rm {
 	uint8_t *seen;           /* per register: done in this region */
 	uint32_t *ndefs;         /* per register: writes in the function */
 	uint8_t **dom;           /* per load statement: what it dominates */
+	uint8_t *leaf;           /* per statement: constant by itself */
 } Rm;
 
-static void
-reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
+static void insert(Rm *, Func *, int32_t, uint32_t);
+
+/* Makes x's constant value available before statement at of region g:
+ * its definition runs again there, after what it reads (a chain of
+ * arithmetic on constants runs again whole).  Returns 0 when it cannot:
+ * a definition inside the region, a load that may not have run. */
+static int
+emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth)
 {
-	for (uint32_t i = 0; i < o->nsub; i++)
-		reads(&o->sub[i], f, r, at, g);
-	if (o->kind != Preg || o->reg < 0)
-		return;
-	int32_t d = r->def[o->reg];
-	if (d < 0 || r->seen[o->reg] || ((uint32_t)d >= g->first
+	int32_t d = r->def[x];
+
+	if (d < 0 || depth > 8 || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end))
-		return;
-	if (f->stmt[d].op == Old) {
+		return 0;
+	if (r->seen[x])
+		return 1;
+	Stmt *s = &f->stmt[d];
+	if (s->op == Old && hasmod(s, ".nc")) {
 		/* a load runs again only where it has surely run */
 		if (!r->dom[d])
 			r->dom[d] = dominated(f, (uint32_t)d);
 		if (!r->dom[d] || !r->dom[d][g->first])
-			return;
+			return 0;
+	} else if (!r->leaf[d]) {
+		Rv dv = {0}, uv = {0};
+		defuse(s, &dv, &uv);
+		int ok = 1;
+		for (uint32_t k = 0; k < uv.n && ok; k++)
+			ok = emit(f, r, uv.v[k], at, g, depth + 1);
+		free(dv.v);
+		free(uv.v);
+		if (!ok)
+			return 0;
 	}
+	insert(r, f, d, at);
+	return 1;
+}
+
+static void
+insert(Rm *r, Func *f, int32_t d, uint32_t at)
+{
 	/* every register the definition writes is fresh from here */
 	Opnd *dst = &f->stmt[d].opd[0];
 	if (dst->kind == Pvec)
 		for (uint32_t i = 0; i < dst->nsub; i++)
 			r->seen[dst->sub[i].reg] = 1;
-	r->seen[o->reg] = 1;
+	else
+		r->seen[dst->reg] = 1;
 	if (r->nins == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 64;
 		r->ins = xrealloc(r->ins, r->cap * sizeof *r->ins);
@@ -116,6 +143,15 @@ reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
 	c.dirty = 1;           /* printed from the IR, on a line of its own */
 	c.lead = (Span){0, 0};
 	r->ins[r->nins++] = (Ins){at, c};
+}
+
+static void
+reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		reads(&o->sub[i], f, r, at, g);
+	if (o->kind == Preg && o->reg >= 0)
+		emit(f, r, o->reg, at, g, 0);
 }
 
 static void
@@ -137,6 +173,31 @@ region(Func *f, Dag *g, void *arg)
 		if (s->guard)
 			reads(s->guard, f, r, i, g);
 	}
+}
+
+/* Statement i is arithmetic on constants: pure, cannot fault (no
+ * division), unguarded, writing one register nothing else writes. */
+static int
+chain(Func *f, Rm *r, uint32_t i)
+{
+	Stmt *s = &f->stmt[i];
+
+	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i]
+	|| opklass(s) != Kpure || s->op == Odiv || s->op == Orem
+	|| opdefs(s) != D0 || s->opd[0].kind != Preg || s->opd[0].reg < 0
+	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0
+	|| f->reg[s->opd[0].reg].pred)
+		return 0;
+	Rv dv = {0}, uv = {0};
+	defuse(s, &dv, &uv);
+	int ok = uv.n > 0;
+	for (uint32_t k = 0; k < uv.n && ok; k++)
+		ok = r->def[uv.v[k]] >= 0;
+	free(dv.v);
+	free(uv.v);
+	if (ok)
+		r->def[s->opd[0].reg] = (int32_t)i;
+	return ok;
 }
 
 /* Returns how many definitions it inserted. */
@@ -163,23 +224,31 @@ remat(Module *m, Func *f)
 		free(dv.v);
 		free(uv.v);
 	}
+	/* leaves: constant by themselves; then chains of arithmetic whose
+	 * every input is constant (address math from parameters and launch
+	 * constants), to a fixed point */
+	r.leaf = calloc(n0 + 1, 1);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !s->nop)
-			continue;
-		Defs d = opdefs(s);
-		if (d != D0 && d != D0U)
+		if (s->kind != Sins || !s->nop || !constdef(f, s, r.ndefs, 1))
 			continue;
 		Rv dv = {0}, uv = {0};
 		defuse(s, &dv, &uv);
-		for (uint32_t k = 0; k < dv.n; k++) {
-			int32_t x = dv.v[k];
-			r.def[x] = r.def[x] == -1
-				&& constdef(f, s, r.ndefs, 1)
-				? (int32_t)i : -2;
-		}
+		/* running it again writes every destination: each must be
+		 * written nowhere else */
+		int once = dv.n > 0;
+		for (uint32_t k = 0; k < dv.n; k++)
+			once &= r.ndefs[dv.v[k]] == 1;
+		for (uint32_t k = 0; k < dv.n && once; k++)
+			r.def[dv.v[k]] = (int32_t)i;
+		r.leaf[i] = (uint8_t)once;
 		free(dv.v);
 		free(uv.v);
+	}
+	for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
+		changed = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++)
+			changed |= chain(f, &r, i);
 	}
 	eachregion(f, region, &r);
 	if (r.nins) {
@@ -201,5 +270,6 @@ remat(Module *m, Func *f)
 	for (uint32_t i = 0; i < n0; i++)
 		free(r.dom[i]);
 	free(r.dom);
+	free(r.leaf);
 	return r.nins;
 }

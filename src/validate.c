@@ -509,6 +509,30 @@ readonly(Stmt *s, uint32_t *writes)
 	return 1;
 }
 
+/* Arithmetic on registers of constant value is constant too: pure (no
+ * memory, no ordering), cannot fault (no division), unguarded, writing
+ * one register nothing else writes, reading only registers whose one
+ * definition is constant. */
+static int
+arith(Func *f, Stmt *s, uint32_t *writes, uint8_t *kreg)
+{
+	Acc a = {0};
+	int ok;
+
+	if (s->guard || s->nop < 2 || s->op == Odiv || s->op == Orem
+	|| effect(s) != Enone || s->opd[0].kind != Preg || s->opd[0].reg < 0
+	|| writes[s->opd[0].reg] != 1 || f->reg[s->opd[0].reg].pred
+	|| opdefs(s) != D0)
+		return 0;
+	access(s, &a);
+	ok = a.nuse > 0 && a.ndef == 1;
+	for (uint32_t j = 0; j < a.nuse && ok; j++)
+		ok = kreg[a.use[j]];
+	free(a.def);
+	free(a.use);
+	return ok;
+}
+
 /* Definitions whose value cannot change while the kernel runs, of a
  * register nothing else writes: an unguarded mov of an immediate, a
  * symbol or a launch constant, or an ld.param of a kernel parameter.
@@ -531,28 +555,54 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 		free(a.def);
 		free(a.use);
 	}
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (readonly(s, writes)) {
-			(*load)[*n] = (int32_t)i;
-			k[(*n)++] = text(f, s);
-			continue;
-		}
-		if (s->kind != Sins || s->guard || s->nop != 2
-		|| s->opd[0].kind != Preg || s->opd[0].reg < 0
-		|| writes[s->opd[0].reg] != 1 || f->reg[s->opd[0].reg].pred)
-			continue;
-		Opnd *o = &s->opd[1];
-		int ok = s->op == Omov && (((o->kind == Pint || o->kind == Pflt
-			|| o->kind == Psym) && !o->nsub) || launchvalue(o));
-		ok |= s->op == Old && f->entry && has(s, ".param")
-			&& o->kind == Paddr && o->nsub == 1
-			&& o->sub[0].kind == Psym;
-		if (ok) {
-			(*load)[*n] = -1;
-			k[(*n)++] = text(f, s);
+	/* leaves first, then arithmetic whose every input is such a
+	 * register, to a fixed point */
+	uint8_t *kreg = calloc(f->nreg + 1, 1), *kst = calloc(f->nstmt + 1, 1);
+	int32_t *pos = xmalloc((f->nstmt + 1) * sizeof *pos);
+	for (int changed = 1, pass = 0; changed && pass < 9; pass++) {
+		changed = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			Stmt *s = &f->stmt[i];
+			int leaf = 0, ok = 0;
+			if (kst[i] || s->kind != Sins)
+				continue;
+			if (readonly(s, writes))
+				ok = leaf = 1;
+			else if (!s->guard && s->nop == 2 && s->opd[0].kind == Preg
+			&& s->opd[0].reg >= 0 && writes[s->opd[0].reg] == 1
+			&& !f->reg[s->opd[0].reg].pred) {
+				Opnd *o = &s->opd[1];
+				ok = s->op == Omov && (((o->kind == Pint
+					|| o->kind == Pflt || o->kind == Psym)
+					&& !o->nsub) || launchvalue(o));
+				ok |= s->op == Old && f->entry && has(s, ".param")
+					&& o->kind == Paddr && o->nsub == 1
+					&& o->sub[0].kind == Psym;
+			}
+			if (!ok)
+				ok = arith(f, s, writes, kreg);
+			if (!ok)
+				continue;
+			kst[i] = 1;
+			pos[i] = leaf && s->op == Old && has(s, ".nc")
+				? (int32_t)i : -1;
+			Acc a = {0};
+			access(s, &a);
+			for (uint32_t j = 0; j < a.ndef; j++)
+				kreg[a.def[j]] = 1;
+			free(a.def);
+			free(a.use);
+			changed = 1;
 		}
 	}
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (kst[i]) {
+			(*load)[*n] = pos[i];
+			k[(*n)++] = text(f, &f->stmt[i]);
+		}
+	free(kreg);
+	free(kst);
+	free(pos);
 	free(writes);
 	return k;
 }
