@@ -29,3 +29,7 @@ set_tests_properties(optcorpus.own optcorpus.shared PROPERTIES
 add_test(NAME optdet COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optdet.sh
   ${PX} ${CMAKE_SOURCE_DIR}/corpus/fmha_sm90a.ptx fmha_fwd_bf16_d256_m64_n128)
 set_tests_properties(optdet PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME optsweep COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optsweep.sh
+  ${PX} ${CMAKE_SOURCE_DIR}/corpus ${CMAKE_SOURCE_DIR}/tests/front/ok
+  ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(optsweep PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

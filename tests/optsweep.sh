@@ -1,0 +1,27 @@
+#!/bin/sh
+# Every pass forced over a corpus, no ptxas needed: opt must finish and
+# the validator must prove each output (a rewrite it refused would leave
+# a "not proven" note and the input).  The passes and the validator are
+# written apart; this is where they meet real code.
+# usage: optsweep.sh PTXPRESS DIR...      exit 77 when no DIR
+set -u
+px=$1; shift
+pipe=remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 bad=0 dirs=0
+for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done
+[ "$dirs" -gt 0 ] || { echo "optsweep: no corpus folder; skipped"; exit 77; }
+for f in $(for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.ptx'; done | sort); do
+	"$px" check -q "$f" 2>/dev/null || continue
+	n=$((n + 1))
+	if ! "$px" opt --no-search -p "$pipe" "$f" -o "$tmp/o.ptx" \
+		2>"$tmp/err"; then
+		echo "FAIL $f: opt: $(head -1 "$tmp/err")"; bad=$((bad + 1))
+	elif grep -q "not proven" "$tmp/err"; then
+		echo "FAIL $f: $(grep -m1 'not proven' "$tmp/err")"
+		bad=$((bad + 1))
+	fi
+done
+echo "optsweep: $n files rewritten by $pipe; $bad not proven"
+echo "$((n - bad)) passed, $bad failed"
+[ "$bad" -eq 0 ]
