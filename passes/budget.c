@@ -40,7 +40,7 @@ sites(Func *f, Stmt **s, int *v)
  * slack), by the pressure model: the most live at any statement that
  * runs under that count. */
 static void
-overs(Module *m, Func *f, Stmt **s, int *v, uint32_t n, int *over)
+overs(Module *m, Func *f, int *v, uint32_t n, int *over)
 {
 	fillcfg(f, m);
 	filllive(f);
@@ -53,7 +53,6 @@ overs(Module *m, Func *f, Stmt **s, int *v, uint32_t n, int *over)
 				over[k] = A->press[i] - v[k];
 	}
 	freeana(f);
-	UNUSED(s);
 }
 
 /* Grows the budget of the role most over its count (rank: the rank-th
@@ -71,7 +70,7 @@ budget(Module *m, Func *f, int step, int rank)
 		free(why.p);
 		return 0;
 	}
-	overs(m, f, s, v, n, over);
+	overs(m, f, v, n, over);
 	int up = -1;
 	for (int r = 0; r <= rank; r++) {
 		int best = -1;

@@ -40,12 +40,11 @@ launchconst(Opnd *o)
 /* The value of s cannot change while the kernel runs: constants, and a
  * load of read-only memory (.global.nc) from an address held in a
  * register written once, so it is the same wherever it is read. */
-int
-constdef(Func *f, Stmt *s, const uint32_t *ndefs, int inentry)
+static int
+constdef(Func *f, Stmt *s, const uint32_t *ndefs)
 {
 	/* a load may fault where it did not run: it is repeated only where
-	 * it dominates (see region()) */
-	UNUSED(inentry);
+	 * it dominates (see emit()) */
 	if (s->kind == Sins && !s->guard && s->nop == 2 && s->op == Old
 	&& hasmod(s, ".global") && hasmod(s, ".nc")
 	&& s->opd[1].kind == Paddr && s->opd[1].nsub == 1) {
@@ -230,7 +229,7 @@ remat(Module *m, Func *f)
 	r.leaf = calloc(n0 + 1, 1);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !s->nop || !constdef(f, s, r.ndefs, 1))
+		if (s->kind != Sins || !s->nop || !constdef(f, s, r.ndefs))
 			continue;
 		Rv dv = {0}, uv = {0};
 		defuse(s, &dv, &uv);

@@ -571,7 +571,6 @@ uint32_t moves(Func *);
 uint8_t *dominated(Func *, uint32_t at);
 
 /* ---- remat.c ---- */
-int constdef(Func *, Stmt *, const uint32_t *ndefs, int inentry);
 uint32_t remat(Module *, Func *);
 
 /* ---- budget.c ---- */
