@@ -17,6 +17,15 @@ cmake_minimum_required(VERSION 3.19)
 function(_ptxpress_shadow out)
   file(REAL_PATH "${CMAKE_CUDA_COMPILER}" nvcc)
   get_filename_component(bin "${nvcc}" DIRECTORY)
+  # the compiler may be a wrapper script elsewhere (/usr/local/bin/nvcc
+  # that execs the toolkit's); CMake learnt the toolkit from nvcc -v
+  if(NOT EXISTS "${bin}/nvcc.profile")
+    file(REAL_PATH "${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin" bin)
+  endif()
+  if(NOT EXISTS "${bin}/nvcc.profile" OR NOT EXISTS "${bin}/ptxas")
+    message(FATAL_ERROR "ptxpress_cuda_target: no nvcc.profile and ptxas "
+      "beside ${CMAKE_CUDA_COMPILER} or in ${bin}")
+  endif()
   set(shadow "${CMAKE_BINARY_DIR}/ptxpress/cuda-bin")
   if(NOT EXISTS "${shadow}/nvcc.profile")
     file(MAKE_DIRECTORY "${shadow}")
