@@ -124,7 +124,10 @@ arity(Stmt *s)
 		{".16x256b", 4}, {".16x32bx2", 1},
 	};
 	uint32_t n = 0, per = 0;
+	int tc = s->op == Otcgen05_ld || s->op == Otcgen05_st;
 
+	if (!tc && s->op != Old && s->op != Oldu && s->op != Ost)
+		return 0;
 	for (uint32_t i = 0; i < s->nmod; i++) {
 		Str m = s->mod[i];
 		if (m[1] == 'v' && (m[2] == '2' || m[2] == '4' || m[2] == '8')
@@ -138,11 +141,7 @@ arity(Stmt *s)
 		if (!strncmp(m, ".pack::", 7) || !strncmp(m, ".unpack::", 9))
 			return 0;
 	}
-	if (s->op == Otcgen05_ld || s->op == Otcgen05_st)
-		return per ? n * per : 0;
-	if (s->op == Old || s->op == Oldu || s->op == Ost)
-		return n;
-	return 0;
+	return tc ? (per ? n * per : 0) : n;
 }
 
 static void

@@ -456,24 +456,67 @@ addstmt(Parser *P, Stmt *s, const Loc *l)
 }
 
 /* "ld.global.nc.v4.f32" is one word: the longest prefix the table knows
- * is the opcode, each further dotted part a modifier. */
+ * is the opcode, each further dotted part a modifier.  A kernel has
+ * thousands of instructions but a few hundred distinct words, so each
+ * word is split once (P->word) and its statements share the name and
+ * the modifier array; nothing changes either afterwards. */
+static Word *
+splitword(Parser *P, Tok w)
+{
+	uint32_t h = 2166136261u, i;
+	size_t base, j, k, n = 0;
+	Word *x;
+
+	for (i = 0; i < w.n; i++)
+		h = (h ^ (unsigned char)w.s[i]) * 16777619u;
+	if (2 * (P->nword + 1) > P->capword) {
+		Word *old = P->word;
+		uint32_t oc = P->capword;
+		P->capword = oc ? 2 * oc : 512;
+		P->word = xmalloc(P->capword * sizeof *P->word);
+		memset(P->word, 0, P->capword * sizeof *P->word);
+		for (i = 0; i < oc; i++) {
+			if (!old[i].s)
+				continue;
+			for (j = old[i].h & (P->capword - 1); P->word[j].s;
+				j = (j + 1) & (P->capword - 1))
+				;
+			P->word[j] = old[i];
+		}
+		free(old);
+	}
+	for (i = h & (P->capword - 1); (x = &P->word[i])->s;
+		i = (i + 1) & (P->capword - 1))
+		if (x->h == h && x->n == w.n && !memcmp(x->s, w.s, w.n))
+			return x;
+	x->s = intern(w.s, w.n);
+	x->n = w.n;
+	x->h = h;
+	x->op = (uint16_t)oplookup(w.s, w.n, &base);
+	x->name = intern(w.s, base);
+	for (j = base; j < w.n; j++)
+		n += w.s[j] == '.';
+	x->nmod = (uint32_t)n;
+	x->mod = alloc(P->a, (n ? n : 1) * sizeof *x->mod);
+	for (j = base, n = 0; j < w.n; j = k) {
+		for (k = j + 1; k < w.n && w.s[k] != '.'; k++)
+			;
+		x->mod[n++] = intern(w.s + j, k - j);
+	}
+	P->nword++;
+	return x;
+}
+
 Stmt *
 mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 {
 	Stmt *s = mkstmt(P, Sins, 0);
-	size_t base, i, j, n = 0;
+	Word *x = splitword(P, w);
 
-	s->op = oplookup(w.s, w.n, &base);
-	s->name = intern(w.s, base);
-	for (i = base; i < w.n; i++)
-		n += w.s[i] == '.';
-	s->nmod = n;
-	s->mod = alloc(P->a, (n ? n : 1) * sizeof *s->mod);
-	for (i = base, n = 0; i < w.n; i = j) {
-		for (j = i + 1; j < w.n && w.s[j] != '.'; j++)
-			;
-		s->mod[n++] = intern(w.s + i, j - i);
-	}
+	s->op = x->op;
+	s->name = x->name;
+	s->nmod = x->nmod;
+	s->mod = x->mod;
 	if (guard) {    /* kept by pointer: out of the temporary arena */
 		s->guard = alloc(P->a, sizeof *s->guard);
 		*s->guard = *guard;
@@ -587,6 +630,7 @@ parse(const char *path, const char *src, size_t n, Diag *d)
 	ptxparse(&P, sc);
 	ptxlex_destroy(sc);
 	afree(P.tmp);
+	free(P.word);
 	if (P.sec) {    /* a .section the input cut short */
 		free(P.sec->p);
 		free(P.sec);

@@ -23,6 +23,15 @@ typedef struct DL { Decl *h, *t; uint32_t n; int has; } DL;
 
 typedef struct Parser Parser;
 
+typedef struct Word {   /* an opcode word, split once (splitword) */
+	Str s;
+	uint32_t n, h;
+	uint16_t op;
+	uint32_t nmod;
+	Str name;
+	Str *mod;
+} Word;
+
 typedef struct Lexer {
 	uint32_t line, col, off;
 	Loc cstart;
@@ -53,6 +62,8 @@ struct Parser {
 	uint32_t nstmt;
 	int depth;
 	Buf *sec;               /* section being read */
+	Word *word;             /* opcode words seen, open addressing */
+	uint32_t nword, capword;
 };
 
 

@@ -17,6 +17,8 @@ typedef struct Names {
 	Reg *reg;
 	uint32_t nreg, capreg;
 	uint32_t depth;
+	struct Key { Str k; size_t n; } key[16];  /* rangekey's memory */
+	uint32_t nkey;
 } Names;
 
 static uint32_t
@@ -120,8 +122,9 @@ units(Decl *d, uint8_t *pred, Str *type)
 	return *pred ? 0 : (uint8_t)(w * v);
 }
 
+/* One register of declaration d; t is what units() found for it. */
 static int32_t
-newreg(Names *S, Str name, Str prefix, uint32_t idx, Decl *d)
+newreg(Names *S, Str name, Str prefix, uint32_t idx, const Reg *t)
 {
 	Reg *r;
 
@@ -130,10 +133,10 @@ newreg(Names *S, Str name, Str prefix, uint32_t idx, Decl *d)
 		S->reg = xrealloc(S->reg, S->capreg * sizeof *S->reg);
 	}
 	r = &S->reg[S->nreg];
+	*r = *t;
 	r->name = name;
 	r->prefix = prefix;
 	r->idx = idx;
-	r->units = units(d, &r->pred, &r->type);
 	r->scope = S->depth;
 	return (int32_t)S->nreg++;
 }
@@ -144,33 +147,45 @@ isreg(Decl *d)
 	return d->nattr && !strcmp(d->attr[0], ".reg");
 }
 
+/* "%r<" for prefix "%r".  Every range operand asks, so the few
+ * prefixes a function uses are remembered rather than interned again. */
 static Str
-rangekey(const char *prefix, size_t n)
+rangekey(Names *S, const char *prefix, size_t n)
 {
 	char buf[256];
+	uint32_t i;
 
 	if (n + 2 > sizeof buf)
 		n = sizeof buf - 2;
+	for (i = 0; i < S->nkey; i++)
+		if (S->key[i].n == n && !memcmp(S->key[i].k, prefix, n))
+			return S->key[i].k;
 	memcpy(buf, prefix, n);
 	buf[n] = '<';
-	return intern(buf, n + 1);
+	Str k = intern(buf, n + 1);
+	if (S->nkey < countof(S->key))
+		S->key[S->nkey++] = (struct Key){k, n};
+	return k;
 }
 
 static void
 declare(Names *S, Decl *d)
 {
+	Reg t = {0};
+
+	t.units = units(d, &t.pred, &t.type);  /* once: %r<100000> is common */
 	for (uint32_t i = 0; i < d->nname; i++) {
 		Dname *n = &d->name[i];
 		if (n->count < 0) {
-			bind(S, n->name, newreg(S, n->name, n->name, 0, d), -1);
+			bind(S, n->name, newreg(S, n->name, n->name, 0, &t), -1);
 			continue;
 		}
 		int32_t base = (int32_t)S->nreg;
 		for (int32_t k = 0; k < n->count; k++)
-			newreg(S, 0, n->name, (uint32_t)k, d);
+			newreg(S, 0, n->name, (uint32_t)k, &t);
 		/* ranges live under "prefix<": %r<5> and a plain %r may
 		 * both be declared */
-		bind(S, rangekey(n->name, strlen(n->name)), base, n->count);
+		bind(S, rangekey(S, n->name, strlen(n->name)), base, n->count);
 	}
 }
 
@@ -188,11 +203,13 @@ lookup(Names *S, Str name)
 		;
 	if (k == n || k == 0 || (name[k] == '0' && k + 1 < n) || !S->cap)
 		return -1;
-	e = slot(S, rangekey(name, k));
+	e = slot(S, rangekey(S, name, k));
 	if (!e->key || e->id < 0 || e->count < 0)
 		return -1;
-	long idx = strtol(name + k, 0, 10);
-	return idx < e->count ? e->id + (int32_t)idx : -1;
+	long idx = 0;
+	for (; k < n && idx < e->count; k++)
+		idx = 10 * idx + (name[k] - '0');
+	return k == n && idx < e->count ? e->id + (int32_t)idx : -1;
 }
 
 static void
