@@ -15,6 +15,17 @@ add_test(NAME roundtrip.shared
 set_tests_properties(roundtrip.own roundtrip.shared PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 1800)
 
+# The scanner's fast path builds the IR the grammar builds (fastpath.c).
+add_executable(fastpath tests/front/fastpath.c)
+target_link_libraries(fastpath PRIVATE ptxcore)
+add_test(NAME fastpath.own COMMAND fastpath ${CMAKE_SOURCE_DIR}/corpus
+  ${CMAKE_SOURCE_DIR}/tests/front ${CMAKE_SOURCE_DIR}/tests/opt
+  ${CMAKE_SOURCE_DIR}/tests/malformed ${CMAKE_SOURCE_DIR}/tests/ana)
+add_test(NAME fastpath.shared COMMAND fastpath
+  ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(fastpath.own fastpath.shared PROPERTIES
+  SKIP_RETURN_CODE 77)
+
 # Rewriting: the validator on planted illegal reorders, the passes on small
 # kernels with the expected order inside.
 file(GLOB OPT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/opt/*.ptx)

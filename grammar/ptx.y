@@ -39,7 +39,7 @@ static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 
 %define api.pure full
 %define api.prefix {ptx}
-%define parse.error detailed
+%define parse.error custom
 %define parse.lac full
 %locations
 %expect 0
@@ -68,6 +68,8 @@ static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 %token VERSION TARGET ADDRSIZE FILE_ LOC SECTION ENTRY FUNC PRAGMA
 %token CALLPROTO CALLTARGETS BRANCHTARGETS ALIAS SHL SHR
 %token <tok> PERF
+%token <stmt> INS "instruction"
+%token <str> INITV "initializer"
 
 %type <sl> attrs attrs0 dims perfs strs toks wordlist ilist
 %type <str> attr perf intlist0 intlist init ival expr term unary
@@ -141,6 +143,8 @@ item
 		  additem(P, i, &@$); }
 	| error ';'
 		{ yyerrok; P->prevend = @$.end; }
+	| error INS
+		{ yyerrok; P->prevend = @$.end; }
 	| error '}'
 		{ yyerrok; P->prevend = @$.end; P->fn = 0; }
 	;
@@ -199,6 +203,7 @@ dims
 init
 	: %empty                { $$ = 0; }
 	| '=' ival              { $$ = $2; }
+	| INITV                 { $$ = $1; }
 	;
 
 ival
@@ -317,6 +322,8 @@ stmt
 		{ addstmt(P, mkstmt(P, Slabel, tokstr(P, $1)), &@$); }
 	| ins ';'
 		{ addstmt(P, $1, &@$); }
+	| INS
+		{ addstmt(P, $1, &@$); }
 	| '{'
 		{ addstmt(P, mkstmt(P, Sopen, 0), &@1); P->depth++; }
 	  stmts '}'
@@ -345,6 +352,8 @@ stmt
 		  addstmt(P, s, &@$); }
 	| error ';'
 		{ yyerrok; P->prevend = @$.end; }
+	| error INS      /* a whole statement, its ';' included */
+		{ yyerrok; addstmt(P, $2, &@2); }
 	;
 
 fnname
@@ -487,6 +496,59 @@ seclist
 	;
 
 %%
+
+/* Bison's "detailed" message, except that the fast paths' tokens are
+ * told as the token the grammar would have seen first ('@' or the
+ * opcode WORD for INS, '=' for INITV), at that token, so a message does
+ * not depend on which path read the text. */
+static const char *
+symname(yysymbol_kind_t k)
+{
+	return k == YYSYMBOL_INS ? "WORD" : k == YYSYMBOL_INITV ? "'='"
+		: yysymbol_name(k);
+}
+
+static int
+yyreport_syntax_error(const yypcontext_t *ctx, Parser *P, yyscan_t s)
+{
+	yysymbol_kind_t exp[4], t = yypcontext_token(ctx);
+	Loc l = *yypcontext_location(ctx);
+	int n = yypcontext_expected_tokens(ctx, exp, countof(exp));
+	char msg[256];
+	size_t k;
+
+	if (n < 0)
+		return n;
+	if (t == YYSYMBOL_INITV) {
+		l.end = l.off + 1;
+		l.last_column = l.first_column + 1;
+	}
+	if (t == YYSYMBOL_INS) {
+		const char *p = P->m->src + l.off, *e = P->m->src + l.end;
+		const char *q = p + 1;
+		if (*p != '@')
+			while (q < e && *q != ' ' && *q != '\t' && *q != ';')
+				q++;
+		l.end = l.off + (uint32_t)(q - p);
+		l.last_column = l.first_column + (int)(q - p);
+	}
+	k = (size_t)snprintf(msg, sizeof msg, "syntax error");
+	if (t != YYSYMBOL_YYEMPTY)
+		k += (size_t)snprintf(msg + k, sizeof msg - k, ", unexpected %s",
+			t == YYSYMBOL_INS && P->m->src[l.off] == '@' ? "'@'"
+			: symname(t));
+	for (int i = 0, m = 0; i < n; i++) {
+		int dup = 0;
+		for (int j = 0; j < i; j++)
+			dup |= !strcmp(symname(exp[j]), symname(exp[i]));
+		if (dup)
+			continue;
+		k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%s",
+			m++ ? " or " : ", expecting ", symname(exp[i]));
+	}
+	ptxerror(&l, P, s, msg);
+	return 0;
+}
 
 static void
 ptxerror(Loc *l, Parser *P, yyscan_t s, const char *msg)

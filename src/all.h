@@ -246,6 +246,7 @@ struct Module {
 	Span tail;          /* trivia after the last item */
 	int nerr, nwarn;
 	int nparse;         /* errors of the grammar among nerr */
+	uint32_t nfast;     /* instructions the scanner read whole */
 };
 
 /* ---- ptxas: how it is run, what it said ---- */
@@ -512,6 +513,8 @@ int specialreg(Str);
 
 /* ---- parse.c ---- */
 Module *parse(const char *path, const char *src, size_t n, Diag *);
+enum { Pslow = 1 };     /* parseflags: no scanner fast path (tests) */
+Module *parseflags(const char *, const char *, size_t, Diag *, int);
 void resolve(Module *, Func *, Diag *);
 Str regname(Func *, int32_t, char *, size_t);
 
@@ -525,6 +528,9 @@ void emitcanon(Buf *, Module *);
 void printstmt(Buf *, Func *, Stmt *);
 void printitem(Buf *, Item *);
 void printop(Buf *, Opnd *);
+
+/* ---- irdump.c ---- */
+void irdump(Buf *, const Module *);
 
 /* ---- check.c ---- */
 int check(Module *, Diag *);

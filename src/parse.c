@@ -527,6 +527,207 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 	return s;
 }
 
+/* ---- the scanner's fast path ---- */
+
+/* fastins() reads text that the scanner's INS pattern matched, so its
+ * shape is known and nothing here checks it again.  It calls the
+ * builders the grammar's actions call, in the same way, so either path
+ * gives the same IR; tests/front/fastpath.sh holds them to that. */
+
+static int
+idch(int c)
+{
+	return isalnum(c) || c == '_' || c == '$';
+}
+
+static const char *
+skipsp(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static Tok
+fastid(const char **pp)        /* ID or %ID */
+{
+	const char *p = *pp, *q = p + 1;
+
+	while (idch((unsigned char)*q))
+		q++;
+	*pp = q;
+	return (Tok){p, (uint32_t)(q - p)};
+}
+
+static Tok
+fastnum(const char **pp, int *flt)
+{
+	const char *p = *pp, *q = p;
+
+	*flt = 0;
+	if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd'
+	|| p[1] == 'D')) {
+		*flt = 1;
+		q = p + 2;
+		while (isxdigit((unsigned char)*q))
+			q++;
+	} else {
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
+		|| p[1] == 'B'))
+			q += 2;
+		while (isxdigit((unsigned char)*q))  /* 0x's digits */
+			q++;
+		if (*q == 'U')
+			q++;
+	}
+	*pp = q;
+	return (Tok){p, (uint32_t)(q - p)};
+}
+
+static Opnd *
+fastsimple(Parser *P, const char **pp)  /* simple: REG, REG DOT, WORD */
+{
+	int reg = **pp == '%';
+	Opnd *o = mkop(P, reg ? Preg : Psym, tokstr(P, fastid(pp)));
+
+	if (reg && **pp == '.') {
+		o->comp = intern(*pp, 2);
+		*pp += 2;
+	}
+	return o;
+}
+
+static Opnd *
+fastop(Parser *P, const char **pp)
+{
+	const char *p = *pp;
+	Opnd *o, *b;
+	OL l = {0};
+	int flt;
+
+	if (*p == '!') {
+		p++;
+		o = fastsimple(P, &p);
+		o->neg = 1;
+	} else if (*p == '%' || (idch((unsigned char)*p) && !isdigit(
+		(unsigned char)*p))) {
+		o = fastsimple(P, &p);
+		if (*skipsp(p) == '|') {
+			p = skipsp(skipsp(p) + 1);
+			olpush(&l, o);
+			olpush(&l, fastsimple(P, &p));
+			o = mkagg(P, Ppair, l);
+		}
+	} else if (*p == '-' || isdigit((unsigned char)*p)) {
+		int minus = *p == '-';
+		Tok t = fastnum((p += minus, &p), &flt);
+		o = mkop(P, flt ? Pflt : Pint, tokstr(P, t));
+		if (minus)
+			o = mkexpr(P, 0, "-", o);
+	} else if (*p == '[') {
+		p = skipsp(p + 1);
+		if (isdigit((unsigned char)*p))
+			b = mkop(P, Pint, tokstr(P, fastnum(&p, &flt)));
+		else {
+			b = fastsimple(P, &p);
+			p = skipsp(p);
+			if (*p == '+' || *p == '-') {
+				const char *sign = "-";
+				if (*p == '+') {
+					p = skipsp(p + 1);
+					sign = *p == '-' ? "+-" : "+";
+				}
+				if (*p == '-')
+					p = skipsp(p + 1);
+				b->off = cat(P, sign,
+					tokstr(P, fastnum(&p, &flt)), "");
+			}
+		}
+		p = skipsp(p) + 1;      /* ']' */
+		olpush(&l, b);
+		o = mkagg(P, Paddr, l);
+	} else {                        /* '{' */
+		p = skipsp(p + 1);
+		for (;;) {
+			olpush(&l, fastsimple(P, &p));
+			p = skipsp(p);
+			if (*p++ == '}')
+				break;
+			p = skipsp(p);
+		}
+		o = mkagg(P, Pvec, l);
+	}
+	*pp = p;
+	return o;
+}
+
+Stmt *
+fastins(Parser *P, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n - 1;    /* the ';' */
+	Opnd *g = 0;
+	int gneg = 0;
+	OL ops = {0};
+	Tok w;
+
+	if (*p == '@') {
+		gneg = *++p == '!';
+		p += gneg;
+		g = fastsimple(P, &p);
+		p = skipsp(p);
+	}
+	w.s = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	w.n = (uint32_t)(p - w.s);
+	p = skipsp(p);
+	while (p < end) {
+		olpush(&ops, fastop(P, &p));
+		p = skipsp(p);
+		if (*p == ',')
+			p = skipsp(p + 1);
+	}
+	P->m->nfast++;
+	return mkins(P, g, gneg, w, ops);
+}
+
+/* "= {1, 2,\n 3}" as the scanner's INITV matched it: the canonical text
+ * join() makes of the grammar's list, "{1, 2, 3}".  The token may span
+ * lines; the scanner's line and column are moved past it. */
+Str
+fastinit(Lexer *lx, Loc *l, const char *s, size_t n)
+{
+	char *out = alloc(lx->P->a, n + n / 2 + 4), *q = out;
+	const char *p = s + 1, *end = s + n, *bol = 0;
+
+	for (const char *c = s; c < end; c++)
+		if (*c == '\n')
+			lx->line++, bol = c + 1;
+	if (bol)
+		lx->col = (uint32_t)(end - bol) + 1;
+	l->last_line = (int)lx->line;
+	l->last_column = (int)lx->col;
+	while (*p != '{')
+		p++;
+	*q++ = '{';
+	for (p++;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (*p == ',') {
+			*q++ = ',', *q++ = ' ', p++;
+			continue;
+		}
+		if (*p == '}')
+			break;
+		while (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'
+		&& *p != ',' && *p != '}')
+			*q++ = *p++;
+	}
+	*q++ = '}';
+	*q = 0;
+	return out;
+}
+
 Stmt *
 mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
 {
@@ -596,6 +797,12 @@ secend(Parser *P, const Loc *l)
 Module *
 parse(const char *path, const char *src, size_t n, Diag *d)
 {
+	return parseflags(path, src, n, d, 0);
+}
+
+Module *
+parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
+{
 	Parser P = {0};
 	Module *m;
 	yyscan_t sc;
@@ -620,7 +827,8 @@ parse(const char *path, const char *src, size_t n, Diag *d)
 	d->path = path;
 	d->src = src;
 	d->len = len;
-	P.lx = (Lexer){1, 1, (uint32_t)start, {0}, &P};
+	P.lx = (Lexer){.line = 1, .col = 1, .off = (uint32_t)start, .P = &P,
+		.fast = !(flags & Pslow)};
 	buf = xmalloc(len - start + 2);
 	memcpy(buf, src + start, len - start);
 	buf[len - start] = buf[len - start + 1] = 0;

@@ -34,6 +34,9 @@ typedef struct Word {   /* an opcode word, split once (splitword) */
 
 typedef struct Lexer {
 	uint32_t line, col, off;
+	int loc;                /* a .loc line is being read */
+	int cstate;             /* start condition a comment interrupted */
+	int fast;               /* BOS, and so INS, may be entered */
 	Loc cstart;
 	Parser *P;
 } Lexer;
@@ -90,6 +93,8 @@ void funcend(Parser *, const Loc *close);
 void funcproto(Parser *, Head *, const Loc *start, const Loc *semi);
 void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
+Stmt *fastins(Parser *, const char *, size_t);
+Str fastinit(Lexer *, Loc *, const char *, size_t);
 Stmt *mkstmt(Parser *, int kind, Str s);
 Stmt *mkloc(Parser *, Tok f, Tok l, Tok c, Str fn, const int32_t *inl);
 void secbegin(Parser *, Tok name);
