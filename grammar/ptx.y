@@ -401,8 +401,8 @@ ins
 	;
 
 operands
-	: operand               { $$ = (OL){0}; olpush(&$$, $1); }
-	| operands ',' operand  { $$ = $1; olpush(&$$, $3); }
+	: operand               { $$ = (OL){0}; olpush(P, &$$, $1); }
+	| operands ',' operand  { $$ = $1; olpush(P, &$$, $3); }
 	;
 
 simple
@@ -418,18 +418,17 @@ operand
 	| num                   { $$ = $1; }
 	| WORD '+' INT          { $$ = mkop(P, Pexpr, cat(P, tokstr(P, $1),
 				    "+", tokstr(P, $3))); }
-	| simple '|' simple     { OL l = {0}; olpush(&l, $1); olpush(&l, $3);
+	| simple '|' simple     { OL l = {0}; olpush(P, &l, $1); olpush(P, &l, $3);
 				  $$ = mkagg(P, Ppair, l); }
 	| '{' vlist '}'         { $$ = mkagg(P, Pvec, $2); }
 	| '(' ')'               { $$ = mkagg(P, Plist, (OL){0}); }
 	| '(' slist ')'         { $$ = mkagg(P, Plist, $2); }
-	| '[' addrbase ']'      { OL l = {0}; olpush(&l, $2);
+	| '[' addrbase ']'      { OL l = {0}; olpush(P, &l, $2);
 				  $$ = mkagg(P, Paddr, l); }
 	| '[' addrbase ',' vlist ']'
-				{ OL l = {0}; olpush(&l, $2);
-				  for (Opnd *o = $4.h, *n; o; o = n) {
-					n = o->next; o->next = 0;
-					olpush(&l, o); }
+				{ OL l = {0}; olpush(P, &l, $2);
+				  for (Onode *e = $4.h; e; e = e->next)
+					olpush(P, &l, e->o);
 				  $$ = mkagg(P, Paddr, l); }
 	;
 
@@ -458,13 +457,13 @@ nprim
 	;
 
 slist
-	: simple                { $$ = (OL){0}; olpush(&$$, $1); }
-	| slist ',' simple      { $$ = $1; olpush(&$$, $3); }
+	: simple                { $$ = (OL){0}; olpush(P, &$$, $1); }
+	| slist ',' simple      { $$ = $1; olpush(P, &$$, $3); }
 	;
 
 vlist
-	: operand               { $$ = (OL){0}; olpush(&$$, $1); }
-	| vlist ',' operand     { $$ = $1; olpush(&$$, $3); }
+	: operand               { $$ = (OL){0}; olpush(P, &$$, $1); }
+	| vlist ',' operand     { $$ = $1; olpush(P, &$$, $3); }
 	;
 
 addrbase

@@ -98,17 +98,16 @@ enum {
 };
 
 typedef struct Opnd Opnd;
-struct Opnd {
+struct Opnd {           /* 48 bytes: a kernel has hundreds of thousands */
 	uint8_t kind;
 	uint8_t neg;        /* !%p */
 	uint8_t minus;      /* -1, -0f... spelled with a leading minus */
+	int32_t reg;        /* register id in the function, or -1 */
+	uint32_t nsub;
 	Str s;              /* name or literal spelling */
 	Str comp;           /* component: .x */
 	Str off;            /* address offset spelling: "+8", "+-8", "-8" */
-	int32_t reg;        /* register id in the function, or -1 */
-	uint32_t nsub;
 	Opnd *sub;
-	Opnd *next;         /* while parsing only */
 };
 
 /* ---- statements of a function body ---- */
@@ -513,7 +512,11 @@ int specialreg(Str);
 
 /* ---- parse.c ---- */
 Module *parse(const char *path, const char *src, size_t n, Diag *);
-enum { Pslow = 1 };     /* parseflags: no scanner fast path (tests) */
+enum {                  /* parseflags */
+	Pslow = 1,      /* no scanner fast path (tests) */
+	Pinplace = 2,   /* scan src where it lies: it is writable, and two
+	                 * NULs follow its n bytes (readfile) */
+};
 Module *parseflags(const char *, const char *, size_t, Diag *, int);
 void resolve(Module *, Func *, Diag *);
 Str regname(Func *, int32_t, char *, size_t);

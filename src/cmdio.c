@@ -23,7 +23,7 @@ loadx(const char *path, Diag *d, char **src, int warn)
 	}
 	memset(d, 0, sizeof *d);
 	d->path = strcmp(path, "-") ? path : "<stdin>";
-	m = parse(d->path, *src, n, d);
+	m = parseflags(d->path, *src, n, d, Pinplace);
 	if (!m->nerr && !m->nitem) {
 		diag(d, "error", (Pos){1, 1}, 0, 0, "empty input: no PTX here");
 		m->nerr = d->nerr;
@@ -271,6 +271,10 @@ cmdemit(int argc, char **argv)
 	}
 	if (o.ver)
 		clampversion(m, maj, min, " for ptxas");
+	/* the output is about the input's size: one allocation, no
+	 * copies while it grows */
+	b.cap = m->rawlen + m->rawlen / 8 + 4096;
+	b.p = xmalloc(b.cap);
 	if (o.canon)
 		emitcanon(&b, m);
 	else

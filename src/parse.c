@@ -68,6 +68,8 @@ lexerr(Lexer *l, const Loc *loc, const char *fmt, ...)
 	va_end(ap);
 	if (l->P->d->nerr >= Maxerr)
 		return;
+	if (l->scanner)
+		ptxunhold(l->scanner);
 	int printable = loc->end > loc->off && loc->end - loc->off < 64;
 	for (uint32_t i = loc->off; printable && i < loc->end; i++)
 		printable = isgraph((unsigned char)l->P->m->src[i]);
@@ -154,14 +156,17 @@ slarray(Parser *P, SL l)
 }
 
 void
-olpush(OL *l, Opnd *o)
+olpush(Parser *P, OL *l, Opnd *o)
 {
-	o->next = 0;
+	Onode *e = alloc(P->tmp, sizeof *e);
+
+	e->o = o;
+	e->next = 0;
 	if (l->t)
-		l->t->next = o;
+		l->t->next = e;
 	else
-		l->h = o;
-	l->t = o;
+		l->h = e;
+	l->t = e;
 	l->n++;
 }
 
@@ -171,10 +176,8 @@ olarray(Parser *P, OL l)
 	Opnd *v = alloc(P->a, (l.n ? l.n : 1) * sizeof *v);
 	uint32_t i = 0;
 
-	for (Opnd *o = l.h; o; o = o->next) {
-		v[i] = *o;
-		v[i++].next = 0;
-	}
+	for (Onode *e = l.h; e; e = e->next)
+		v[i++] = *e->o;
 	return v;
 }
 
@@ -614,8 +617,8 @@ fastop(Parser *P, const char **pp)
 		o = fastsimple(P, &p);
 		if (*skipsp(p) == '|') {
 			p = skipsp(skipsp(p) + 1);
-			olpush(&l, o);
-			olpush(&l, fastsimple(P, &p));
+			olpush(P, &l, o);
+			olpush(P, &l, fastsimple(P, &p));
 			o = mkagg(P, Ppair, l);
 		}
 	} else if (*p == '-' || isdigit((unsigned char)*p)) {
@@ -644,12 +647,12 @@ fastop(Parser *P, const char **pp)
 			}
 		}
 		p = skipsp(p) + 1;      /* ']' */
-		olpush(&l, b);
+		olpush(P, &l, b);
 		o = mkagg(P, Paddr, l);
 	} else {                        /* '{' */
 		p = skipsp(p + 1);
 		for (;;) {
-			olpush(&l, fastsimple(P, &p));
+			olpush(P, &l, fastsimple(P, &p));
 			p = skipsp(p);
 			if (*p++ == '}')
 				break;
@@ -682,7 +685,7 @@ fastins(Parser *P, const char *s, size_t n)
 	w.n = (uint32_t)(p - w.s);
 	p = skipsp(p);
 	while (p < end) {
-		olpush(&ops, fastop(P, &p));
+		olpush(P, &ops, fastop(P, &p));
 		p = skipsp(p);
 		if (*p == ',')
 			p = skipsp(p + 1);
@@ -829,11 +832,16 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 	d->len = len;
 	P.lx = (Lexer){.line = 1, .col = 1, .off = (uint32_t)start, .P = &P,
 		.fast = !(flags & Pslow)};
-	buf = xmalloc(len - start + 2);
-	memcpy(buf, src + start, len - start);
-	buf[len - start] = buf[len - start + 1] = 0;
+	if (flags & Pinplace)   /* readfile's two NULs end it already */
+		buf = (char *)src + start;
+	else {
+		buf = xmalloc(len - start + 2);
+		memcpy(buf, src + start, len - start);
+		buf[len - start] = buf[len - start + 1] = 0;
+	}
 	P.buf = buf;
 	ptxlex_init_extra(&P.lx, &sc);
+	P.lx.scanner = sc;
 	ptx_scan_buffer(buf, len - start + 2, sc);
 	ptxparse(&P, sc);
 	ptxlex_destroy(sc);
@@ -853,6 +861,7 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 	m->nerr = d->nerr;
 	/* Names point into the intern table and the arena, never into buf:
 	 * it can go now. */
-	free(buf);
+	if (!(flags & Pinplace))
+		free(buf);
 	return m;
 }

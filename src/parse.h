@@ -17,7 +17,9 @@ struct Slist { Str s; Slist *next; };
 /* Lists grow at the tail while parsing and are flattened into arrays
  * when their statement is complete. */
 typedef struct SL { Slist *h, *t; uint32_t n; } SL;
-typedef struct OL { Opnd *h, *t; uint32_t n; } OL;
+typedef struct Onode Onode;   /* an operand in a list being read */
+struct Onode { Opnd *o; Onode *next; };
+typedef struct OL { Onode *h, *t; uint32_t n; } OL;
 typedef struct NL { Dname *h, *t; uint32_t n; } NL;
 typedef struct DL { Decl *h, *t; uint32_t n; int has; } DL;
 
@@ -37,6 +39,7 @@ typedef struct Lexer {
 	int loc;                /* a .loc line is being read */
 	int cstate;             /* start condition a comment interrupted */
 	int fast;               /* BOS, and so INS, may be entered */
+	void *scanner;          /* the flex scanner reading the text */
 	Loc cstart;
 	Parser *P;
 } Lexer;
@@ -79,7 +82,7 @@ Str cat(Parser *, const char *, const char *, const char *);
 Str join(Parser *, SL, const char *open, const char *sep,
 	const char *close);
 void slpush(Parser *, SL *, Str);
-void olpush(OL *, Opnd *);
+void olpush(Parser *, OL *, Opnd *);
 Opnd *mkop(Parser *, int kind, Str s);
 Opnd *mkagg(Parser *, int kind, OL);
 Opnd *mkexpr(Parser *, Opnd *, const char *, Opnd *);
@@ -95,6 +98,9 @@ void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
 Stmt *fastins(Parser *, const char *, size_t);
 Str fastinit(Lexer *, Loc *, const char *, size_t);
+
+/* ptx.l */
+void ptxunhold(void *scanner);
 Stmt *mkstmt(Parser *, int kind, Str s);
 Stmt *mkloc(Parser *, Tok f, Tok l, Tok c, Str fn, const int32_t *inl);
 void secbegin(Parser *, Tok name);

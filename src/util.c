@@ -51,28 +51,35 @@ anew(void)
 	return a;
 }
 
-/* Bump allocation, 16-byte aligned; a request larger than a chunk gets
- * a chunk of its own. */
+/* Bump allocation, 16-byte aligned.  A request of more than an eighth
+ * of a chunk (a function's statement array) gets a chunk of its own,
+ * linked in behind the current one: the current chunk keeps serving
+ * small requests, so no chunk's tail is left unused because a large
+ * request did not fit there. */
 void *
 alloc(Arena *a, size_t n)
 {
 	Chunk *c = a->cur;
-	size_t cap;
+	size_t cap, hdr = (sizeof(Chunk) + 15) & ~(size_t)15;
 
 	n = (n + 15) & ~(size_t)15;
-	if (!c || c->used + n > c->cap) {
-		cap = n > Chunksz / 2 ? n : Chunksz;
-		c = xmalloc(sizeof(Chunk) + 16 + cap);
-		c->prev = a->cur;
-		c->used = 0;
-		c->cap = cap;
-		a->cur = c;
-		a->total += cap;
+	if (c && c->used + n <= c->cap) {
+		c->used += n;
+		return (char *)c + hdr + c->used - n;
 	}
-	char *base = (char *)c + ((sizeof(Chunk) + 15) & ~(size_t)15);
-	void *p = base + c->used;
-	c->used += n;
-	return p;
+	cap = n > Chunksz / 8 ? n : Chunksz;
+	c = xmalloc(hdr + cap);
+	c->used = n;
+	c->cap = cap;
+	a->total += cap;
+	if (cap == n && a->cur) {       /* behind the current chunk */
+		c->prev = a->cur->prev;
+		a->cur->prev = c;
+	} else {
+		c->prev = a->cur;
+		a->cur = c;
+	}
+	return (char *)c + hdr;
 }
 
 void *
@@ -175,21 +182,27 @@ interns(const char *s)
 	return intern(s, strlen(s));
 }
 
-/* Reads a whole file, "-" being standard input. */
+/* Reads a whole file, "-" being standard input.  Two NULs follow the
+ * bytes read, so the scanner can read the buffer where it lies
+ * (parseflags, Pinplace).  A regular file is sized first and read
+ * once: growing a buffer by copies would touch three times the pages. */
 char *
 readfile(const char *path, size_t *n)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 1 << 16, len = 0, r;
+	struct stat st;
 	char *p;
 
 	if (!f)
 		return 0;
-	p = xmalloc(cap + 1);
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;   /* +1: sees the end at once */
+	p = xmalloc(cap + 2);
 	while ((r = fread(p + len, 1, cap - len, f)) > 0) {
 		len += r;
 		if (len == cap)
-			p = xrealloc(p, (cap *= 2) + 1);
+			p = xrealloc(p, (cap *= 2) + 2);
 	}
 	if (ferror(f)) {
 		free(p);
@@ -199,7 +212,7 @@ readfile(const char *path, size_t *n)
 	}
 	if (f != stdin)
 		fclose(f);
-	p[len] = 0;
+	p[len] = p[len + 1] = 0;
 	*n = len;
 	return p;
 }
