@@ -143,26 +143,25 @@ struct Decl {
 };
 
 typedef struct Stmt Stmt;
-struct Stmt {
+struct Stmt {           /* 112 bytes: fields in order of alignment */
 	uint8_t kind;
 	uint8_t dirty;      /* changed: print from the IR, not the source */
 	uint8_t gneg;       /* @!p */
 	uint16_t op;        /* Sins: the Op, Ounknown if not in the table */
+	uint32_t nmod;
+	uint32_t nop;
 	Span lead;          /* trivia before it (whitespace, comments) */
 	Span text;          /* its own bytes in the source */
 	Pos pos;
+	int32_t loc[3];     /* Sloc: file, line, column */
+	int32_t inl[3];     /* Sloc: inlined_at file line col, or 0 */
 	Str name;           /* Sins: opcode base as written; Slabel: label;
 	                     * Spragma/Sdir/Sloc: the whole text canonically */
 	Opnd *guard;        /* Sins */
-	uint32_t nmod;
 	Str *mod;           /* Sins: ".global", ".nc", ... */
-	uint32_t nop;
 	Opnd *opd;          /* Sins operands */
 	Decl *decl;         /* Sdecl */
-	int32_t loc[3];     /* Sloc: file, line, column */
 	Str locfn;          /* Sloc: function_name, or NULL */
-	int32_t inl[3];     /* Sloc: inlined_at file line col, or 0 */
-	Stmt *next;         /* while parsing only */
 };
 
 /* A register, after scope resolution.  Range declarations %r<100>
@@ -499,6 +498,9 @@ void *xrealloc(void *, size_t);
 char *readfile(const char *, size_t *);
 int writeatomic(const char *, const char *, size_t, int inplace_ok,
 	const char *inpath);
+struct Out *outopen(const char *, int inplace_ok, const char *inpath);
+void outwrite(struct Out *, const char *, size_t);
+int outclose(struct Out *, int commit);
 void diag(Diag *, const char *sev, Pos, uint32_t off, uint32_t len,
 	const char *, ...);
 
@@ -522,8 +524,14 @@ void resolve(Module *, Func *, Diag *);
 Str regname(Func *, int32_t, char *, size_t);
 
 /* ---- emit.c ---- */
-typedef struct Buf { char *p; size_t n, cap; } Buf;
+typedef struct Out Out;
+typedef struct Buf {
+	char *p;
+	size_t n, cap;
+	Out *out;           /* or 0: streams there (bput, bflush) */
+} Buf;
 void bput(Buf *, const char *, size_t);
+void bflush(Buf *);
 void bputs(Buf *, const char *);
 void bprintf(Buf *, const char *, ...);
 void emitlossless(Buf *, Module *);

@@ -271,9 +271,12 @@ cmdemit(int argc, char **argv)
 	}
 	if (o.ver)
 		clampversion(m, maj, min, " for ptxas");
-	/* the output is about the input's size: one allocation, no
-	 * copies while it grows */
-	b.cap = m->rawlen + m->rawlen / 8 + 4096;
+	/* streamed: a 4 MB kernel is not held twice */
+	if (!(b.out = outopen(o.out, o.inplace, o.in))) {
+		unload(m, src);
+		return 2;
+	}
+	b.cap = 1 << 16;
 	b.p = xmalloc(b.cap);
 	if (o.canon)
 		emitcanon(&b, m);
@@ -286,7 +289,8 @@ cmdemit(int argc, char **argv)
 		else if (!o.canon)
 			bput(&b, m->src + m->len, m->rawlen - m->len);
 	}
-	rc = writeatomic(o.out, b.p ? b.p : "", b.n, o.inplace, o.in) ? 2 : 0;
+	bflush(&b);
+	rc = outclose(b.out, 1) ? 2 : 0;
 	free(b.p);
 	unload(m, src);
 	return rc;

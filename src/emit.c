@@ -6,9 +6,18 @@
 #include <string.h>
 #include "all.h"
 
+/* A Buf with an Out streams: what it holds is written out when full,
+ * so a large output never sits in memory whole. */
 void
 bput(Buf *b, const char *s, size_t n)
 {
+	if (b->out && b->n + n + 1 > b->cap) {
+		bflush(b);
+		if (n + 1 > b->cap) {
+			outwrite(b->out, s, n);
+			return;
+		}
+	}
 	if (b->n + n + 1 > b->cap) {
 		b->cap = b->cap ? b->cap : 4096;
 		while (b->n + n + 1 > b->cap)
@@ -18,6 +27,14 @@ bput(Buf *b, const char *s, size_t n)
 	memcpy(b->p + b->n, s, n);
 	b->n += n;
 	b->p[b->n] = 0;
+}
+
+void
+bflush(Buf *b)
+{
+	if (b->out && b->n)
+		outwrite(b->out, b->p, b->n);
+	b->n = 0;
 }
 
 void

@@ -371,7 +371,6 @@ funcbegin(Parser *P, Head *h, const Loc *start, const Loc *brace)
 	i->pos = (Pos){start->first_line, start->first_column};
 	P->prevend = brace->end;
 	P->fn = f;
-	P->sh = P->st = 0;
 	P->nstmt = 0;
 	P->depth = 0;
 	if (P->it)
@@ -392,10 +391,8 @@ funcend(Parser *P, const Loc *close)
 		return;
 	f->nstmt = P->nstmt;
 	f->stmt = alloc(P->a, (P->nstmt ? P->nstmt : 1) * sizeof *f->stmt);
-	for (Stmt *s = P->sh; s; s = s->next) {
-		f->stmt[k] = *s;
-		f->stmt[k++].next = 0;
-	}
+	for (; k < P->nstmt; k++)
+		f->stmt[k] = *P->sv[k];
 	f->closelead = span(P->prevend, close->off);
 	f->close = span(close->off, close->end);
 	P->it->text = span(f->head.off, close->end);
@@ -450,12 +447,11 @@ addstmt(Parser *P, Stmt *s, const Loc *l)
 	s->text = span(l->off, l->end);
 	s->pos = (Pos){l->first_line, l->first_column};
 	P->prevend = l->end;
-	if (P->st)
-		P->st->next = s;
-	else
-		P->sh = s;
-	P->st = s;
-	P->nstmt++;
+	if (P->nstmt == P->capsv) {
+		P->capsv = P->capsv ? 2 * P->capsv : 1024;
+		P->sv = xrealloc(P->sv, P->capsv * sizeof *P->sv);
+	}
+	P->sv[P->nstmt++] = s;
 }
 
 /* "ld.global.nc.v4.f32" is one word: the longest prefix the table knows
@@ -847,6 +843,7 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 	ptxlex_destroy(sc);
 	afree(P.tmp);
 	free(P.word);
+	free(P.sv);
 	if (P.sec) {    /* a .section the input cut short */
 		free(P.sec->p);
 		free(P.sec);

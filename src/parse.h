@@ -64,8 +64,8 @@ struct Parser {
 	uint32_t prevend;       /* end of the last statement or item */
 	Item *ih, *it;          /* items */
 	Func *fn;               /* function whose body is being read */
-	Stmt *sh, *st;          /* its statements */
-	uint32_t nstmt;
+	Stmt **sv;              /* its statements, in the temporary arena */
+	uint32_t nstmt, capsv;
 	int depth;
 	Buf *sec;               /* section being read */
 	Word *word;             /* opcode words seen, open addressing */

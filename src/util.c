@@ -227,74 +227,113 @@ samefile(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Writes to a temporary file beside the destination and renames it into
- * place, so a failure never leaves a partial output.  Refuses to write
- * over the input unless asked.  Returns 0, or -1 with a message said. */
+/* Output that is complete or absent: a regular file is written to a
+ * temporary file beside it and renamed into place by outclose(), so a
+ * failure never leaves a partial file.  Standard output ("-") and
+ * devices or pipes (-o /dev/null: a rename would replace them with a
+ * regular file) are written directly.  Writing over the input is
+ * refused unless asked. */
+struct Out {
+	FILE *f;
+	char *path, *tmp;       /* tmp: NULL when written directly */
+	int err;                /* errno of the first failure */
+};
+
+Out *
+outopen(const char *path, int inplace_ok, const char *inpath)
+{
+	struct stat st;
+	Out *o;
+	int fd;
+
+	if (inpath && !inplace_ok && strcmp(path, "-") && strcmp(inpath, "-")
+	&& samefile(path, inpath)) {
+		fprintf(stderr, "%s: error: refusing to overwrite the input "
+			"'%s' (use --in-place)\n", progname, path);
+		return 0;
+	}
+	o = xmalloc(sizeof *o);
+	*o = (Out){0};
+	o->path = strcpy(xmalloc(strlen(path) + 1), path);
+	if (!strcmp(path, "-"))
+		o->f = stdout;
+	else if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		o->f = fopen(path, "wb");
+	else {
+		size_t len = strlen(path);
+		o->tmp = xmalloc(len + 16);
+		memcpy(o->tmp, path, len);
+		memcpy(o->tmp + len, ".tmp.XXXXXX", 12);
+		fd = mkstemp(o->tmp);
+		if (fd >= 0) {
+			fchmod(fd, 0644);
+			if (!(o->f = fdopen(fd, "wb"))) {
+				close(fd);
+				unlink(o->tmp);
+			}
+		}
+	}
+	if (!o->f) {
+		fprintf(stderr, "%s: error: writing '%s': %s\n", progname,
+			path, strerror(errno));
+		free(o->tmp);
+		free(o->path);
+		free(o);
+		return 0;
+	}
+	return o;
+}
+
+void
+outwrite(Out *o, const char *p, size_t n)
+{
+	if (!o->err && n && fwrite(p, 1, n, o->f) != n)
+		o->err = errno ? errno : EIO;
+}
+
+/* Finishes the output: commit renames it into place, otherwise it is
+ * discarded (as far as it can be: standard output has been written).
+ * Returns 0, or -1 with a message said. */
+int
+outclose(Out *o, int commit)
+{
+	int rc = 0;
+
+	if (o->f == stdout) {
+		if (fflush(stdout) && !o->err)
+			o->err = errno;
+	} else if (fclose(o->f) && !o->err)
+		o->err = errno;
+	if (o->tmp) {
+		if (!commit || o->err || rename(o->tmp, o->path)) {
+			if (commit && !o->err)
+				o->err = errno;
+			unlink(o->tmp);
+		}
+	}
+	if (commit && o->err) {
+		fprintf(stderr, "%s: error: writing '%s': %s\n", progname,
+			strcmp(o->path, "-") ? o->path : "standard output",
+			strerror(o->err));
+		rc = -1;
+	}
+	free(o->tmp);
+	free(o->path);
+	free(o);
+	return rc;
+}
+
+/* The whole output at once, through outopen/outclose. */
 int
 writeatomic(const char *path, const char *p, size_t n, int inplace_ok,
 	const char *inpath)
 {
-	char *tmp;
-	size_t len;
-	int fd;
-	struct stat st;
+	Out *o = outopen(path, inplace_ok, inpath);
 
-	if (!strcmp(path, "-")) {
-		if (fwrite(p, 1, n, stdout) != n || fflush(stdout)) {
-			fprintf(stderr, "%s: error: writing stdout: %s\n",
-				progname, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (inpath && !inplace_ok && strcmp(inpath, "-")
-	&& samefile(path, inpath)) {
-		fprintf(stderr, "%s: error: refusing to overwrite the input "
-			"'%s' (use --in-place)\n", progname, path);
+	if (!o)
 		return -1;
-	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		/* a device or a pipe (-o /dev/null): a rename would replace
-		 * it with a regular file, so it is written to */
-		FILE *f = fopen(path, "wb");
-		if (f && fwrite(p, 1, n, f) == n && !fclose(f))
-			return 0;
-		fprintf(stderr, "%s: error: writing '%s': %s\n", progname,
-			path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	len = strlen(path);
-	tmp = xmalloc(len + 16);
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp.XXXXXX", 12);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
-	for (size_t w = 0; w < n;) {
-		ssize_t r = write(fd, p + w, n - w);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			unlink(tmp);
-			goto fail;
-		}
-		w += r;
-	}
-	fchmod(fd, 0644);
-	if (close(fd) || rename(tmp, path)) {
-		unlink(tmp);
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	fprintf(stderr, "%s: error: writing '%s': %s\n", progname, path,
-		strerror(errno));
-	free(tmp);
-	return -1;
+	outwrite(o, p, n);
+	return outclose(o, 1);
 }
 
 /* file:line:col: severity: message, then the source line and a caret
