@@ -25,6 +25,7 @@ typedef struct Arena Arena;
 typedef struct Chunk Chunk;
 struct Chunk { Chunk *prev; size_t used, cap; };
 struct Arena { Chunk *cur; size_t total; };
+#define Chunkhdr ((sizeof(Chunk) + 15) & ~(size_t)15)
 
 /* ---- text: every name and modifier is interned, so equal means the
  * same pointer; literals keep their spelling ---- */
@@ -485,7 +486,21 @@ int cmdpressure(int, char **);
 /* ---- end of analysis ---- */
 
 /* ---- util.c ---- */
-void *alloc(Arena *, size_t);
+void *allocslow(Arena *, size_t);
+
+/* Bump allocation, 16-byte aligned; allocslow() opens chunks. */
+static inline void *
+alloc(Arena *a, size_t n)
+{
+	Chunk *c = a->cur;
+
+	n = (n + 15) & ~(size_t)15;
+	if (c && c->used + n <= c->cap) {
+		c->used += n;
+		return (char *)c + Chunkhdr + c->used - n;
+	}
+	return allocslow(a, n);
+}
 void *zalloc(Arena *, size_t);
 char *adup(Arena *, const char *, size_t);
 void afree(Arena *);

@@ -536,7 +536,8 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 static int
 idch(int c)
 {
-	return isalnum(c) || c == '_' || c == '$';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		|| (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
 static const char *

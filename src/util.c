@@ -57,16 +57,12 @@ anew(void)
  * small requests, so no chunk's tail is left unused because a large
  * request did not fit there. */
 void *
-alloc(Arena *a, size_t n)
+allocslow(Arena *a, size_t n)
 {
-	Chunk *c = a->cur;
-	size_t cap, hdr = (sizeof(Chunk) + 15) & ~(size_t)15;
+	Chunk *c;
+	size_t cap, hdr = Chunkhdr;
 
 	n = (n + 15) & ~(size_t)15;
-	if (c && c->used + n <= c->cap) {
-		c->used += n;
-		return (char *)c + hdr + c->used - n;
-	}
 	cap = n > Chunksz / 8 ? n : Chunksz;
 	c = xmalloc(hdr + cap);
 	c->used = n;
