@@ -352,8 +352,9 @@ stmt
 		  addstmt(P, s, &@$); }
 	| error ';'
 		{ yyerrok; P->prevend = @$.end; }
-	| error INS      /* a whole statement, its ';' included */
-		{ yyerrok; addstmt(P, $2, &@2); }
+	| error INS      /* its ';' ends the broken statement, as
+	                  * error ';' does for the grammar's tokens */
+		{ yyerrok; P->prevend = @$.end; }
 	;
 
 fnname

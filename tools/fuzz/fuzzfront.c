@@ -2,7 +2,8 @@
  * parse and check must not crash, leak or hang; when the input parses,
  * the lossless writer gives it back byte for byte (trailing NULs
  * included, as emit does), and the canonical text parses without error
- * and is a fixed point of parse + canonical print. */
+ * and is a fixed point of parse + canonical print.  The scanner's fast
+ * path and the grammar must build the same IR (irdump), errors or not. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -29,6 +30,42 @@ quietparse(const char *src, size_t n, Diag *d)
 	memset(d, 0, sizeof *d);
 	d->quiet = 1;
 	return parse("fuzz.ptx", src, n, d);
+}
+
+static void
+samepaths(const char *src, size_t n)
+{
+	Diag d1 = {0}, d2 = {0};
+	Buf a = {0}, b = {0};
+	Module *f, *s;
+
+	d1.quiet = d2.quiet = 1;
+	f = parseflags("fuzz.ptx", src, n, &d1, 0);
+	s = parseflags("fuzz.ptx", src, n, &d2, Pslow);
+	if (!f->nerr)
+		check(f, &d1);
+	if (!s->nerr)
+		check(s, &d2);
+	/* Valid text: the same IR.  Broken text: both say so; recovery
+	 * may differ in what it drops (one token or many). */
+	if (!d1.nerr != !d2.nerr) {
+		bprintf(&a, "fast path %d errors, grammar %d", d1.nerr,
+			d2.nerr);
+		fail("fast path and grammar disagree on validity", &a, "", 0);
+	}
+	if (!d1.nerr) {
+		irdump(&a, f);
+		irdump(&b, s);
+		bprintf(&a, "%d warnings\n", d1.nwarn);
+		bprintf(&b, "%d warnings\n", d2.nwarn);
+		if (a.n != b.n || memcmp(a.p, b.p, a.n))
+			fail("fast path and grammar build different IR", &a,
+				b.p, b.n);
+	}
+	free(a.p);
+	free(b.p);
+	afree(f->a);
+	afree(s->a);
 }
 
 static void
@@ -71,6 +108,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	}
 	free(b.p);
 	afree(m->a);
+	samepaths(src, n);
 	free(src);
 	return 0;
 }
