@@ -167,14 +167,13 @@ struct Stmt {           /* 112 bytes: fields in order of alignment */
 
 /* A register, after scope resolution.  Range declarations %r<100>
  * make 100 of these sharing a prefix. */
-typedef struct Reg {
-	Str name;           /* NULL for a member of a range: prefix+idx */
-	Str prefix;
-	uint32_t idx;
+typedef struct Reg {    /* 24 bytes: %r<100000> makes 100,000 */
+	Str prefix;         /* the name, or a range's prefix */
 	Str type;           /* .b32, .pred, ... */
+	uint32_t idx;       /* in its range */
+	uint8_t named;      /* a name of its own, else prefix+idx */
 	uint8_t units;      /* 32-bit registers it takes; 0 for a predicate */
 	uint8_t pred;
-	uint32_t scope;     /* depth of the declaring scope */
 } Reg;
 
 typedef struct Perf { Str name; Str args; } Perf;  /* .maxntid 128, 1, 1 */

@@ -124,7 +124,7 @@ units(Decl *d, uint8_t *pred, Str *type)
 
 /* One register of declaration d; t is what units() found for it. */
 static int32_t
-newreg(Names *S, Str name, Str prefix, uint32_t idx, const Reg *t)
+newreg(Names *S, int named, Str prefix, uint32_t idx, const Reg *t)
 {
 	Reg *r;
 
@@ -134,10 +134,9 @@ newreg(Names *S, Str name, Str prefix, uint32_t idx, const Reg *t)
 	}
 	r = &S->reg[S->nreg];
 	*r = *t;
-	r->name = name;
+	r->named = (uint8_t)named;
 	r->prefix = prefix;
 	r->idx = idx;
-	r->scope = S->depth;
 	return (int32_t)S->nreg++;
 }
 
@@ -177,7 +176,7 @@ declare(Names *S, Decl *d)
 	for (uint32_t i = 0; i < d->nname; i++) {
 		Dname *n = &d->name[i];
 		if (n->count < 0) {
-			bind(S, n->name, newreg(S, n->name, n->name, 0, &t), -1);
+			bind(S, n->name, newreg(S, 1, n->name, 0, &t), -1);
 			continue;
 		}
 		int32_t base = (int32_t)S->nreg;
@@ -279,8 +278,8 @@ regname(Func *f, int32_t r, char *buf, size_t n)
 {
 	Reg *g = &f->reg[r];
 
-	if (g->name)
-		return g->name;
+	if (g->named)
+		return g->prefix;
 	snprintf(buf, n, "%s%u", g->prefix, g->idx);
 	return buf;
 }
