@@ -1,6 +1,8 @@
 #!/bin/sh
-# Speed and memory of the front end on the largest corpus files, on one
-# core: parse + lossless emit ('ptxpress emit'), and 'ptxpress check'.
+# Speed and memory of the tool on the largest corpus files, on one core:
+# parse + lossless emit ('ptxpress emit'), 'ptxpress check', 'pressure
+# --no-ptxas' and 'opt --no-search -p sched=bu' (the rewrite and its
+# proof, no ptxas).
 # Each is run RUNS times; the median CPU time (user + sys) gives MB/s,
 # /usr/bin/time -v the peak RSS.  ptxas (-O3 default) on the same file
 # for its target, its .version lowered to what ptxas takes, gives the
@@ -37,8 +39,9 @@ measure() { # cmd...: median CPU seconds per run, max RSS (KB)
 	rm -f "$tmp/cpu" "$tmp/rss"
 }
 echo "| file | MB | emit s | emit MB/s | check s | check MB/s |" \
-	"peak RSS MB | RSS/input | ptxas s | emit/ptxas |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+	"peak RSS MB | RSS/input | ptxas s | emit/ptxas |" \
+	"pressure s | opt s | opt RSS MB | opt/ptxas |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for f in "$@"; do
 	[ -f "$f" ] || continue
 	b=$(wc -c <"$f")
@@ -49,9 +52,14 @@ for f in "$@"; do
 	measure "$px" check "$f"
 	ccpu=$cpu crss=$rss
 	[ "$crss" -gt "$erss" ] && erss=$crss
+	rep=1   # these take long enough to time one at a time
+	measure "$px" pressure --no-ptxas "$f"
+	pcpu=$cpu
+	measure "$px" opt --no-search -p sched=bu "$f" -o -
+	ocpu=$cpu orss=$rss
 	t=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' \
 		"$f" | head -1)
-	pt="-" share="-"
+	pt="-" share="-" oshare="-"
 	if [ -x "$ptxas" ] && "$px" emit --strip-nul --ptx-version auto "$f" \
 		-o "$tmp/a.ptx" 2>/dev/null; then
 		for a in "$t" sm_75; do
@@ -62,13 +70,17 @@ for f in "$@"; do
 			[ "$a" = "$t" ] || pt="$pt ($a)"
 			share=$(echo "$ecpu ${pt%% *}" |
 				awk '{ printf "%.2f%%", 100 * $1 / $2 }')
+			oshare=$(echo "$ocpu ${pt%% *}" |
+				awk '{ printf "%.2f%%", 100 * $1 / $2 }')
 			break
 		done
 	fi
-	echo "$b $ecpu $ccpu $erss" | awk -v f="$(echo "$f" | sed 's|.*/corpus/||')" -v mb="$mb" \
-		-v pt="$pt" -v sh="$share" '{
+	echo "$b $ecpu $ccpu $erss $pcpu $ocpu $orss" | awk \
+		-v f="$(echo "$f" | sed 's|.*/corpus/||')" -v mb="$mb" \
+		-v pt="$pt" -v sh="$share" -v osh="$oshare" '{
 		em = $2 > 0 ? sprintf("%.0f", $1 / 1e6 / $2) : "inf"
 		cm = $3 > 0 ? sprintf("%.0f", $1 / 1e6 / $3) : "inf"
-		printf "| %s | %s | %.4f | %s | %.4f | %s | %.1f | %.1f | %s | %s |\n",
-			f, mb, $2, em, $3, cm, $4 / 1024, $4 * 1024 / $1, pt, sh }'
+		printf "| %s | %s | %.4f | %s | %.4f | %s | %.1f | %.1f | %s | %s | %.3f | %.3f | %.1f | %s |\n",
+			f, mb, $2, em, $3, cm, $4 / 1024, $4 * 1024 / $1, pt, sh,
+			$5, $6, $7 / 1024, osh }'
 done

@@ -47,33 +47,62 @@ spaces(Stmt *s)
 	return m;
 }
 
-/* Which targets branches name: only those labels split regions. */
+/* Which targets branches name: only those labels split regions.  The
+ * labels are sorted by name once, so each name a branch or a
+ * .branchtargets list gives is a binary search, not a scan. */
+typedef struct Labix { Str name; uint32_t at; } Labix;
+
+static int
+labcmp(const void *a, const void *b)
+{
+	const Labix *x = a, *y = b;
+
+	if (x->name != y->name)
+		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void
+marklabel(Labix *l, uint32_t n, Str name, uint8_t *tgt)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {       /* the first entry not below name */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)l[mid].name < (uintptr_t)name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && l[lo].name == name; lo++)
+		tgt[l[lo].at] = 1;
+}
+
 static void
 targets(Func *f, uint8_t *tgt)
 {
+	Labix *l = xmalloc((f->nstmt + 1) * sizeof *l);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Slabel)
+			l[n++] = (Labix){f->stmt[i].name, i};
+	qsort(l, n, sizeof *l, labcmp);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind == Sdir) {
 			/* .branchtargets L1, L2: every name is a target */
 			for (uint32_t k = 0; k < s->decl->nattr; k++)
-				for (uint32_t j = 0; j < f->nstmt; j++)
-					if (f->stmt[j].kind == Slabel
-					&& f->stmt[j].name == s->decl->attr[k])
-						tgt[j] = 1;
+				marklabel(l, n, s->decl->attr[k], tgt);
 			continue;
 		}
 		if (s->kind != Sins)
 			continue;
-		for (uint32_t k = 0; k < s->nop; k++) {
-			Opnd *o = &s->opd[k];
-			if (o->kind != Psym)
-				continue;
-			for (uint32_t j = 0; j < f->nstmt; j++)
-				if (f->stmt[j].kind == Slabel
-				&& f->stmt[j].name == o->s)
-					tgt[j] = 1;
-		}
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (s->opd[k].kind == Psym)
+				marklabel(l, n, s->opd[k].s, tgt);
 	}
+	free(l);
 }
 
 static int
@@ -169,14 +198,21 @@ memconflict(Node *a, Node *b)
 	return (a->space & b->space) != 0;
 }
 
-static void
-regedges(Dag *g, Func *f)
-{
-	int32_t *lastdef = xmalloc(f->nreg * sizeof *lastdef);
-	Rv *readers = calloc(f->nreg ? f->nreg : 1, sizeof *readers);
+/* Per function, for regedges: the last writer and the readers since,
+ * per register.  Set up once; a region puts back what it touched, so a
+ * region costs its own size, not the function's register count. */
+typedef struct Regscratch {
+	int32_t *lastdef;
+	Rv *readers;
+	uint32_t n;
+} Regscratch;
 
-	for (uint32_t r = 0; r < f->nreg; r++)
-		lastdef[r] = -1;
+static void
+regedges(Dag *g, Regscratch *x)
+{
+	int32_t *lastdef = x->lastdef;
+	Rv *readers = x->readers;
+
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		for (uint32_t k = 0; k < n->nuse; k++) {
@@ -195,10 +231,13 @@ regedges(Dag *g, Func *f)
 			lastdef[r] = (int32_t)i;
 		}
 	}
-	for (uint32_t r = 0; r < f->nreg; r++)
-		free(readers[r].v);
-	free(readers);
-	free(lastdef);
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++)
+			readers[n->use[k]].n = 0, lastdef[n->use[k]] = -1;
+		for (uint32_t k = 0; k < n->ndef; k++)
+			readers[n->def[k]].n = 0, lastdef[n->def[k]] = -1;
+	}
 }
 
 static void
@@ -253,7 +292,7 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker)
 /* Builds the graph of statements [a, b): every statement in it is a
  * movable instruction, a .loc or an untargeted label. */
 static void
-build(Dag *g, Func *f, uint32_t a, uint32_t b)
+build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 {
 	uint32_t first = a;
 
@@ -269,7 +308,7 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b)
 			first = i + 1;
 		}
 	}
-	regedges(g, f);
+	regedges(g, x);
 	orderedges(g);
 }
 
@@ -303,7 +342,13 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 {
 	uint8_t *tgt = calloc(f->nstmt ? f->nstmt : 1, 1);
 	uint32_t i = 0;
+	Regscratch x = {xmalloc((f->nreg + 1) * sizeof *x.lastdef),
+		calloc(f->nreg + 1, sizeof *x.readers), f->nreg};
 
+	if (!x.readers)
+		die("out of memory");
+	for (uint32_t r = 0; r < f->nreg; r++)
+		x.lastdef[r] = -1;
 	targets(f, tgt);
 	while (i < f->nstmt) {
 		if (f->stmt[i].kind == Sopen) {
@@ -328,10 +373,14 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 			}
 		if (nins >= 2) {
 			Dag g = {0};
-			build(&g, f, a, last);
+			build(&g, f, a, last, &x);
 			fn(f, &g, arg);
 			dagfree(&g);
 		}
 	}
+	for (uint32_t r = 0; r < x.n; r++)
+		free(x.readers[r].v);
+	free(x.readers);
+	free(x.lastdef);
 	free(tgt);
 }

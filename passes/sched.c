@@ -25,6 +25,9 @@ typedef struct Ctx {
 	uint8_t *live;           /* per register: live now (bottom-up) */
 	uint32_t *left;          /* per register: uses not yet placed (td) */
 	uint8_t *out;            /* per register: live after the region */
+	uint32_t *nuse;          /* per register: reads in the function */
+	uint32_t *cnt;           /* liveout's scratch: reads in the region */
+	uint8_t *def;            /* liveout's scratch: written in it yet */
 	uint32_t moved;
 } Ctx;
 
@@ -44,29 +47,41 @@ units(Func *f, int32_t r)
 }
 
 /* Registers read outside [first, end), or read in it before written
- * (in a loop they come back around): treated as live after it. */
+ * (in a loop they come back around): treated as live after it.  Reads
+ * outside are the function's reads (c->nuse, counted once) less the
+ * region's own, so a region costs its own size, not the function's.
+ * Only registers of the region are marked: the scores read no other. */
 static void
-liveout(Func *f, Dag *g, uint8_t *out)
+liveout(Ctx *c, Dag *g, uint8_t *out)
 {
-	Rv d = {0}, u = {0};
-	uint8_t *def = calloc(f->nreg ? f->nreg : 1, 1);
-
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins)
-			continue;
-		d.n = u.n = 0;
-		defuse(s, &d, &u);
-		int in = i >= g->first && i < g->end;
-		for (uint32_t k = 0; k < u.n; k++)
-			if (!in || !def[u.v[k]])
-				out[u.v[k]] = 1;
-		for (uint32_t k = 0; in && k < d.n; k++)
-			def[d.v[k]] = 1;
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++) {
+			int32_t r = n->use[k];
+			c->cnt[r]++;
+			if (!c->def[r])
+				out[r] = 1;
+		}
+		for (uint32_t k = 0; k < n->ndef; k++)
+			c->def[n->def[k]] = 1;
 	}
-	free(def);
-	free(d.v);
-	free(u.v);
+	/* only the region's own registers matter to the scores */
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++)
+			if (c->cnt[n->use[k]] < c->nuse[n->use[k]])
+				out[n->use[k]] = 1;
+		for (uint32_t k = 0; k < n->ndef; k++)
+			if (c->cnt[n->def[k]] < c->nuse[n->def[k]])
+				out[n->def[k]] = 1;
+	}
+	for (uint32_t i = 0; i < g->nnode; i++) {   /* clean for the next */
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++)
+			c->cnt[n->use[k]] = 0;
+		for (uint32_t k = 0; k < n->ndef; k++)
+			c->def[n->def[k]] = 0;
+	}
 }
 
 /* Bottom-up: the change in live units if n is placed next (above what
@@ -309,19 +324,34 @@ region(Func *f, Dag *g, void *arg)
 			return;
 		}
 	}
-	memset(c->out, 0, f->nreg);
-	memset(c->live, 0, f->nreg);
-	liveout(f, g, c->out);
-	if (c->pick.up) {
-		memcpy(c->live, c->out, f->nreg);
-	} else {
-		memset(c->left, 0, f->nreg * sizeof *c->left);
-		for (uint32_t i = 0; i < g->nnode; i++)
-			for (uint32_t k = 0; k < g->node[i].nuse; k++)
-				c->left[g->node[i].use[k]]++;
+	/* out, live and left are zero outside a region; the region reads
+	 * and writes only its own registers, and clears them after */
+	liveout(c, g, c->out);
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++) {
+			int32_t r = n->use[k];
+			if (c->pick.up)
+				c->live[r] = c->out[r];
+			else
+				c->left[r]++;
+		}
+		for (uint32_t k = 0; c->pick.up && k < n->ndef; k++)
+			c->live[n->def[k]] = c->out[n->def[k]];
 	}
 	listsched(f, c, g, ord, c->pick.up);
 	apply(f, g, ord, c);
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		for (uint32_t k = 0; k < n->nuse; k++) {
+			int32_t r = n->use[k];
+			c->out[r] = c->live[r] = 0, c->left[r] = 0;
+		}
+		for (uint32_t k = 0; k < n->ndef; k++) {
+			int32_t r = n->def[k];
+			c->out[r] = c->live[r] = 0, c->left[r] = 0;
+		}
+	}
 	free(ord);
 }
 
@@ -330,17 +360,35 @@ region(Func *f, Dag *g, void *arg)
 uint32_t
 sched(Func *f, const Sched *how)
 {
-	Ctx c = {how, *how, 0,
-		how->seed * 2654435761u + 88172645463325252ull, 0, 0, 0, 0};
+	Ctx c = {.how = how, .pick = *how,
+		.rng = how->seed * 2654435761u + 88172645463325252ull};
 	size_t n = f->nreg ? f->nreg : 1;
+
+	Rv d = {0}, u = {0};
 
 	c.live = calloc(n, 1);
 	c.out = calloc(n, 1);
 	c.left = calloc(n, sizeof *c.left);
+	c.nuse = calloc(n, sizeof *c.nuse);
+	c.cnt = calloc(n, sizeof *c.cnt);
+	c.def = calloc(n, 1);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse(&f->stmt[i], &d, &u);
+		for (uint32_t k = 0; k < u.n; k++)
+			c.nuse[u.v[k]]++;
+	}
+	free(d.v);
+	free(u.v);
 	eachregion(f, region, &c);
 	free(c.live);
 	free(c.out);
 	free(c.left);
+	free(c.nuse);
+	free(c.cnt);
+	free(c.def);
 	free(c.frag);
 	return c.moved;
 }

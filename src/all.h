@@ -611,8 +611,10 @@ int budget(Module *, Func *, int step, int rank);
 int budgetfit(Func *, const int *vals, Buf *why);
 
 /* ---- vcopy.c ---- */
-int32_t vcopies(Func *, uint32_t a0, uint32_t a1, Str *tb, uint32_t nb,
-	Stmt *eff, uint32_t *orig, Arena *, Buf *why);
+uint32_t *vtally(Func *);
+int32_t vcopies(Func *, const uint32_t *tally, int32_t *scratch,
+	uint32_t a0, uint32_t a1, Str *tb, uint32_t nb, Stmt *eff,
+	uint32_t *orig, Arena *, Buf *why);
 
 /* ---- validate.c ---- */
 int validate(Module *orig, Module *rewritten, Buf *why);

@@ -275,6 +275,11 @@ typedef struct Seg {
 	int32_t *kload;             /* for loads among them: the statement,
 	                             * else -1 */
 	uint8_t **kdom;             /* what that load dominates, lazily */
+	const uint32_t *tally;      /* vtally(fa) */
+	int32_t *lastw;             /* regorder's, per register of fa */
+	uint32_t *maxr;
+	uint8_t *seen;
+	int32_t *vscratch;          /* vcopies', 3 per register of fa */
 } Seg;
 
 static int
@@ -350,14 +355,22 @@ regorder(Seg *g, Acc *acc, uint32_t n)
 	/* for each register, in A's order: each write stays after every
 	 * access since the previous write, and before every later access
 	 * up to the next write */
-	uint32_t nreg = g->fa->nreg;
-	int32_t *lastw = malloc((nreg + 1) * sizeof *lastw);
-	uint32_t *maxr = calloc(nreg + 1, sizeof *maxr);
-	uint8_t *seen = calloc(nreg + 1, 1);
+	int32_t *lastw = g->lastw;  /* per function; only the segment's
+	                             * registers are set up and read */
+	uint32_t *maxr = g->maxr;
+	uint8_t *seen = g->seen;
 	int rc = 0;
 
-	for (uint32_t r = 0; r < nreg; r++)
-		lastw[r] = -1;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < acc[i].nuse; k++) {
+			int32_t r = acc[i].use[k];
+			lastw[r] = -1, maxr[r] = 0, seen[r] = 0;
+		}
+		for (uint32_t k = 0; k < acc[i].ndef; k++) {
+			int32_t r = acc[i].def[k];
+			lastw[r] = -1, maxr[r] = 0, seen[r] = 0;
+		}
+	}
 	for (uint32_t i = 0; i < n && !rc; i++) {
 		Acc *a = &acc[i];
 		for (uint32_t k = 0; k < a->nuse && !rc; k++) {
@@ -383,9 +396,6 @@ regorder(Seg *g, Acc *acc, uint32_t n)
 				"'%s' crosses an access to a register it shares",
 				a->text);
 	}
-	free(lastw);
-	free(maxr);
-	free(seen);
 	return rc;
 }
 
@@ -436,8 +446,8 @@ segment(Seg *g, uint8_t *mv)
 
 	for (uint32_t j = 0; j < nb; j++)
 		tb[j] = text(g->fb, &g->fb->stmt[g->b0 + j]);
-	int32_t n = vcopies(g->fa, g->a0, g->a1, tb, nb, eff, orig, ar,
-		g->why);
+	int32_t n = vcopies(g->fa, g->tally, g->vscratch, g->a0, g->a1, tb,
+		nb, eff, orig, ar, g->why);
 	if (n < 0)
 		rc = -1, n = 0;
 	g->orig = orig;
@@ -616,9 +626,16 @@ body(Func *fa, Func *fb, Buf *why)
 	int32_t *kload;
 	Str *konst = konstants(fa, &nk, &kload);
 	uint8_t **kdom = calloc(nk + 1, sizeof *kdom);
+	uint32_t *tally = vtally(fa);
+	size_t nr = (size_t)fa->nreg + 1;
+	int32_t *lastw = xmalloc(nr * sizeof *lastw);
+	uint32_t *maxr = xmalloc(nr * sizeof *maxr);
+	uint8_t *seen = xmalloc(nr);
+	int32_t *vs = xmalloc(3 * nr * sizeof *vs);
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom};
+		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom,
+			tally, lastw, maxr, seen, vs};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		while (g.b1 < fb->nstmt && mb[g.b1])
@@ -643,6 +660,11 @@ body(Func *fa, Func *fb, Buf *why)
 	}
 	free(ma);
 	free(mb);
+	free(tally);
+	free(lastw);
+	free(maxr);
+	free(seen);
+	free(vs);
 	for (uint32_t k = 0; k < nk; k++)
 		free(kdom[k]);
 	free(kdom);

@@ -18,7 +18,7 @@ typedef struct Vc {
 	Func *f;
 	Arena *a;
 	int32_t *sig;          /* register -> register read instead */
-	uint32_t *nread, *nwrite;   /* in the whole original function */
+	const uint32_t *nread, *nwrite;  /* in the whole original function */
 	int32_t *pk[2];        /* register -> what it packed, or -1 */
 } Vc;
 
@@ -65,12 +65,25 @@ typedef struct Cnt { int32_t r; uint32_t reads, writes; } Cnt;
 static void
 tally(void *arg, int32_t r, int w)
 {
-	Vc *v = arg;
+	uint32_t **t = arg;
 
-	if (w)
-		v->nwrite[r]++;
-	else
-		v->nread[r]++;
+	t[w][r]++;
+}
+
+/* Reads (first f->nreg) and writes (next f->nreg) of every register in
+ * the whole function: counted once, every segment's vcopies reads it. */
+uint32_t *
+vtally(Func *f)
+{
+	uint32_t nr = f->nreg ? f->nreg : 1;
+	uint32_t *c = calloc(2 * (size_t)nr, sizeof *c);
+	uint32_t *t[2] = {c, c + nr};
+
+	if (!c)
+		die("out of memory");
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		each(&f->stmt[i], tally, t);
+	return c;
 }
 
 static void
@@ -245,9 +258,22 @@ has(Str *tb, uint32_t nb, uint8_t *used, Str t)
 /* Replays A's statements [a0, a1) against B's texts: fills eff[] with
  * the statements as B should hold them and orig[] with where each came
  * from; returns how many, or -1 with the reason in why. */
+static void
+fresh(void *arg, int32_t r, int w)
+{
+	Vc *v = arg;
+
+	(void)w;
+	v->sig[r] = r;
+	v->pk[0][r] = v->pk[1][r] = -1;
+}
+
+/* scratch: 3 per register of fa; only the registers of [a0, a1) are set
+ * up, and nothing here reads another. */
 int32_t
-vcopies(Func *fa, uint32_t a0, uint32_t a1, Str *tb, uint32_t nb,
-	Stmt *eff, uint32_t *orig, Arena *ar, Buf *why)
+vcopies(Func *fa, const uint32_t *tl, int32_t *scratch, uint32_t a0,
+	uint32_t a1, Str *tb, uint32_t nb, Stmt *eff, uint32_t *orig,
+	Arena *ar, Buf *why)
 {
 	Vc v = {fa, ar, 0, 0, 0, {0, 0}};
 	uint8_t *used = calloc(nb + 1, 1);
@@ -255,15 +281,13 @@ vcopies(Func *fa, uint32_t a0, uint32_t a1, Str *tb, uint32_t nb,
 	uint32_t n = 0, nr = fa->nreg ? fa->nreg : 1;
 	int32_t rc = 0;
 
-	v.sig = alloc(ar, nr * sizeof *v.sig);
-	v.nread = zalloc(ar, nr * sizeof *v.nread);
-	v.nwrite = zalloc(ar, nr * sizeof *v.nwrite);
-	for (int j = 0; j < 2; j++)
-		v.pk[j] = alloc(ar, nr * sizeof *v.pk[j]);
-	for (uint32_t r = 0; r < fa->nreg; r++)
-		v.sig[r] = (int32_t)r, v.pk[0][r] = v.pk[1][r] = -1;
-	for (uint32_t i = 0; i < fa->nstmt; i++)
-		each(&fa->stmt[i], tally, &v);
+	v.sig = scratch;
+	v.pk[0] = scratch + nr;
+	v.pk[1] = scratch + 2 * nr;
+	v.nread = tl;
+	v.nwrite = tl + nr;
+	for (uint32_t i = a0; i < a1; i++)
+		each(&fa->stmt[i], fresh, &v);
 	for (uint32_t i = a0; i < a1; i++) {
 		Stmt t = apply(&v, &fa->stmt[i]);
 		Buf b = {0};
