@@ -279,7 +279,7 @@ typedef struct Seg {
 	int32_t *lastw;             /* regorder's, per register of fa */
 	uint32_t *maxr;
 	uint8_t *seen;
-	int32_t *vscratch;          /* vcopies', 3 per register of fa */
+	int32_t *vscratch;          /* vcopies', 4 per register of fa */
 } Seg;
 
 static int
@@ -631,7 +631,7 @@ body(Func *fa, Func *fb, Buf *why)
 	int32_t *lastw = xmalloc(nr * sizeof *lastw);
 	uint32_t *maxr = xmalloc(nr * sizeof *maxr);
 	uint8_t *seen = xmalloc(nr);
-	int32_t *vs = xmalloc(3 * nr * sizeof *vs);
+	int32_t *vs = xmalloc(4 * nr * sizeof *vs);
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
 		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom,

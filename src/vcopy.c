@@ -20,6 +20,9 @@ typedef struct Vc {
 	int32_t *sig;          /* register -> register read instead */
 	const uint32_t *nread, *nwrite;  /* in the whole original function */
 	int32_t *pk[2];        /* register -> what it packed, or -1 */
+	int32_t *lastw;        /* register -> its last write in the
+	                        * segment, or -1 */
+	uint32_t at;           /* fresh(): the statement being looked at */
 } Vc;
 
 static int
@@ -237,11 +240,10 @@ notepack(Vc *v, Stmt *s, uint32_t i, uint32_t a1)
 	for (int j = 0; j < 2; j++)
 		v->pk[j][x] = v->sig[s->opd[1].sub[j].reg];
 	/* a source written again later in the segment invalidates it */
-	for (uint32_t t = i + 1; t < a1; t++)
-		for (int j = 0; j < 2; j++)
-			if (v->pk[j][x] >= 0
-			&& count(&v->f->stmt[t], v->pk[j][x]).writes)
-				v->pk[0][x] = v->pk[1][x] = -1;
+	(void)a1;
+	for (int j = 0; j < 2; j++)
+		if (v->pk[j][x] >= 0 && v->lastw[v->pk[j][x]] > (int32_t)i)
+			v->pk[0][x] = v->pk[1][x] = -1;
 }
 
 static int
@@ -266,16 +268,26 @@ fresh(void *arg, int32_t r, int w)
 	(void)w;
 	v->sig[r] = r;
 	v->pk[0][r] = v->pk[1][r] = -1;
+	v->lastw[r] = -1;
 }
 
-/* scratch: 3 per register of fa; only the registers of [a0, a1) are set
+static void
+lastwrite(void *arg, int32_t r, int w)
+{
+	Vc *v = arg;
+
+	if (w)
+		v->lastw[r] = (int32_t)v->at;
+}
+
+/* scratch: 4 per register of fa; only the registers of [a0, a1) are set
  * up, and nothing here reads another. */
 int32_t
 vcopies(Func *fa, const uint32_t *tl, int32_t *scratch, uint32_t a0,
 	uint32_t a1, Str *tb, uint32_t nb, Stmt *eff, uint32_t *orig,
 	Arena *ar, Buf *why)
 {
-	Vc v = {fa, ar, 0, 0, 0, {0, 0}};
+	Vc v = {.f = fa, .a = ar};
 	uint8_t *used = calloc(nb + 1, 1);
 	uint8_t *gone = calloc(a1 - a0 + 1, 1);
 	uint32_t n = 0, nr = fa->nreg ? fa->nreg : 1;
@@ -284,10 +296,13 @@ vcopies(Func *fa, const uint32_t *tl, int32_t *scratch, uint32_t a0,
 	v.sig = scratch;
 	v.pk[0] = scratch + nr;
 	v.pk[1] = scratch + 2 * nr;
+	v.lastw = scratch + 3 * nr;
 	v.nread = tl;
 	v.nwrite = tl + nr;
 	for (uint32_t i = a0; i < a1; i++)
 		each(&fa->stmt[i], fresh, &v);
+	for (v.at = a0; v.at < a1; v.at++)
+		each(&fa->stmt[v.at], lastwrite, &v);
 	for (uint32_t i = a0; i < a1; i++) {
 		Stmt t = apply(&v, &fa->stmt[i]);
 		Buf b = {0};
