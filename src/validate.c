@@ -199,26 +199,44 @@ access(Stmt *s, Acc *a)
 
 /* ---- fixed statements ---- */
 
+static int
+ptrcmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const Str *)a, y = (uintptr_t)*(const Str *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Labels some branch or .branchtargets names: every name such a
+ * statement gives, sorted once, and each label looked up in them. */
 static uint8_t *
 branchtargets(Func *f)
 {
 	uint8_t *t = calloc(f->nstmt ? f->nstmt : 1, 1);
+	Str *name = 0;
+	size_t n = 0, cap = 0;
 
-	for (uint32_t j = 0; j < f->nstmt; j++) {
-		if (f->stmt[j].kind != Slabel)
-			continue;
-		Str l = f->stmt[j].name;
-		for (uint32_t i = 0; i < f->nstmt && !t[j]; i++) {
-			Stmt *s = &f->stmt[i];
-			if (s->kind == Sdir)
-				for (uint32_t k = 0; k < s->decl->nattr; k++)
-					t[j] |= s->decl->attr[k] == l;
-			if (s->kind == Sins)
-				for (uint32_t k = 0; k < s->nop; k++)
-					t[j] |= s->opd[k].kind == Psym
-						&& s->opd[k].s == l;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		uint32_t k, m = s->kind == Sdir ? s->decl->nattr
+			: s->kind == Sins ? s->nop : 0;
+		for (k = 0; k < m; k++) {
+			if (s->kind == Sins && s->opd[k].kind != Psym)
+				continue;
+			if (n == cap)
+				name = xrealloc(name, (cap = cap ? 2 * cap : 64)
+					* sizeof *name);
+			name[n++] = s->kind == Sdir ? s->decl->attr[k]
+				: s->opd[k].s;
 		}
 	}
+	if (n)
+		qsort(name, n, sizeof *name, ptrcmp);
+	for (uint32_t j = 0; j < f->nstmt; j++)
+		if (f->stmt[j].kind == Slabel && n
+		&& bsearch(&f->stmt[j].name, name, n, sizeof *name, ptrcmp))
+			t[j] = 1;
+	free(name);
 	return t;
 }
 
