@@ -15,7 +15,14 @@
  * instruction may run again, unchanged, right before the first read in
  * each region that reads it: from there the register's value is
  * recomputed instead of kept alive across the code between.  Nothing
- * new is declared; the register is the same. */
+ * new is declared; the register is the same.
+ *
+ * A shfl.sync.idx of a value that is the same in every thread (no
+ * %tid, no memory), all lanes taking part, gives that value: in a chain
+ * it runs again as a mov of its source, since a shfl itself must not
+ * run where lanes may have diverged.  (FA4's backward kernel keeps the
+ * 2-CTA leader's rank, computed so from %cluster_ctarank at the start,
+ * alive into every warp role; ptxas spills it.) */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -84,6 +91,13 @@ typedef struct Rm {
 	uint32_t *ndefs;         /* per register: writes in the function */
 	uint8_t **dom;           /* per load statement: what it dominates */
 	uint8_t *leaf;           /* per statement: constant by itself */
+	uint8_t *uni;            /* per register: also the same in every
+	                          * thread */
+	uint8_t *bcast;          /* per statement: a broadcast, run again
+	                          * as a mov */
+	Arena *a;
+	uint32_t split;          /* remat=roles: the first setmaxnreg, or 0
+	                          * for plain remat */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -97,7 +111,7 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth)
 {
 	int32_t d = r->def[x];
 
-	if (d < 0 || depth > 8 || ((uint32_t)d >= g->first
+	if (d < 0 || depth > 16 || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end))
 		return 0;
 	if (r->seen[x])
@@ -141,6 +155,14 @@ insert(Rm *r, Func *f, int32_t d, uint32_t at)
 	Stmt c = f->stmt[d];
 	c.dirty = 1;           /* printed from the IR, on a line of its own */
 	c.lead = (Span){0, 0};
+	if (r->bcast[d]) {     /* mov.b32 d, a for shfl...b32 d, a, ... */
+		c.op = Omov;
+		c.name = interns("mov");
+		c.nmod = 1;
+		c.mod = alloc(r->a, sizeof *c.mod);
+		c.mod[0] = interns(".b32");
+		c.nop = 2;
+	}
 	r->ins[r->nins++] = (Ins){at, c};
 }
 
@@ -149,7 +171,8 @@ reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
 {
 	for (uint32_t i = 0; i < o->nsub; i++)
 		reads(&o->sub[i], f, r, at, g);
-	if (o->kind == Preg && o->reg >= 0)
+	if (o->kind == Preg && o->reg >= 0 && (!r->split || (r->uni[o->reg]
+	&& r->def[o->reg] >= 0 && (uint32_t)r->def[o->reg] < r->split)))
 		emit(f, r, o->reg, at, g, 0);
 }
 
@@ -174,40 +197,82 @@ region(Func *f, Dag *g, void *arg)
 	}
 }
 
+/* shfl.sync.idx.b32 d, a, lane, c, -1 with a the same in every thread */
+static int
+broadcast(Rm *r, Stmt *s)
+{
+	Opnd *m = &s->opd[4];
+
+	return s->op == Oshfl && s->nop == 5 && hasmod(s, ".sync")
+		&& hasmod(s, ".idx") && hasmod(s, ".b32")
+		&& s->opd[1].kind == Preg && s->opd[1].reg >= 0
+		&& r->def[s->opd[1].reg] >= 0 && r->uni[s->opd[1].reg]
+		&& m->kind == Pint && (m->minus ? !strcmp(m->s, "1")
+		: !strcmp(m->s, "0xffffffff") || !strcmp(m->s, "0xFFFFFFFF"));
+}
+
 /* Statement i is arithmetic on constants: pure, cannot fault (no
- * division), unguarded, writing one register nothing else writes. */
+ * division), unguarded, writing one register nothing else writes; or a
+ * broadcast of such a value. */
 static int
 chain(Func *f, Rm *r, uint32_t i)
 {
 	Stmt *s = &f->stmt[i];
 
+	UNUSED(f);
 	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i]
-	|| opklass(s) != Kpure || s->op == Odiv || s->op == Orem
-	|| opdefs(s) != D0 || s->opd[0].kind != Preg || s->opd[0].reg < 0
-	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0
-	|| f->reg[s->opd[0].reg].pred)
+	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
+	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0)
+		return 0;
+	if (broadcast(r, s)) {
+		r->def[s->opd[0].reg] = (int32_t)i;
+		r->uni[s->opd[0].reg] = 1;
+		r->bcast[i] = 1;
+		return 1;
+	}
+	if (opklass(s) != Kpure || s->op == Odiv || s->op == Orem
+	|| opdefs(s) != D0)
 		return 0;
 	Rv dv = {0}, uv = {0};
 	defuse(s, &dv, &uv);
-	int ok = uv.n > 0;
-	for (uint32_t k = 0; k < uv.n && ok; k++)
+	int ok = uv.n > 0, uni = 1;
+	for (uint32_t k = 0; k < uv.n && ok; k++) {
 		ok = r->def[uv.v[k]] >= 0;
+		uni &= r->uni[uv.v[k]];
+	}
 	free(dv.v);
 	free(uv.v);
-	if (ok)
+	if (ok) {
 		r->def[s->opd[0].reg] = (int32_t)i;
+		r->uni[s->opd[0].reg] = (uint8_t)uni;
+	}
 	return ok;
 }
 
-/* Returns how many definitions it inserted. */
+/* Returns how many definitions it inserted.  roles: only values the
+ * prologue computes (before the first setmaxnreg, where the warp roles
+ * part) that are the same in every thread: what every role would keep
+ * alive from the start, and ptxas recomputes cheaply in its uniform
+ * registers (the FA4 case above). */
 uint32_t
-remat(Module *m, Func *f)
+remat(Module *m, Func *f, int roles)
 {
 	Rm r = {0};
 	size_t n = f->nreg ? f->nreg : 1;
 
 	r.def = xmalloc(n * sizeof *r.def);
 	r.seen = calloc(n, 1);
+	r.uni = calloc(n, 1);
+	r.a = m->a;
+	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			r.split = i;
+	if (roles && !r.split) {         /* no roles: nothing to do */
+		free(r.def);
+		free(r.seen);
+		free(r.uni);
+		return 0;
+	}
 	r.ndefs = calloc(n, sizeof *r.ndefs);
 	uint32_t n0 = f->nstmt;
 	r.dom = calloc(n0 + 1, sizeof *r.dom);
@@ -227,6 +292,7 @@ remat(Module *m, Func *f)
 	 * every input is constant (address math from parameters and launch
 	 * constants), to a fixed point */
 	r.leaf = calloc(n0 + 1, 1);
+	r.bcast = calloc(n0 + 1, 1);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || !s->nop || !constdef(f, s, r.ndefs))
@@ -238,8 +304,15 @@ remat(Module *m, Func *f)
 		int once = dv.n > 0;
 		for (uint32_t k = 0; k < dv.n; k++)
 			once &= r.ndefs[dv.v[k]] == 1;
-		for (uint32_t k = 0; k < dv.n && once; k++)
+		/* the same in every thread: immediates, symbols, launch
+		 * constants but %tid, parameters (not memory) */
+		Opnd *a = &s->opd[s->nop - 1];
+		int uni = !hasmod(s, ".global") && (a->kind != Preg
+			|| strcmp(a->s, "%tid"));
+		for (uint32_t k = 0; k < dv.n && once; k++) {
 			r.def[dv.v[k]] = (int32_t)i;
+			r.uni[dv.v[k]] = (uint8_t)uni;
+		}
 		r.leaf[i] = (uint8_t)once;
 		free(dv.v);
 		free(uv.v);
@@ -270,5 +343,7 @@ remat(Module *m, Func *f)
 		free(r.dom[i]);
 	free(r.dom);
 	free(r.leaf);
+	free(r.bcast);
+	free(r.uni);
 	return r.nins;
 }

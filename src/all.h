@@ -602,7 +602,7 @@ uint32_t moves(Func *);
 uint8_t *dominated(Func *, uint32_t at);
 
 /* ---- remat.c ---- */
-uint32_t remat(Module *, Func *);
+uint32_t remat(Module *, Func *, int roles);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

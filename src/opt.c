@@ -73,6 +73,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->moves = 1;
 		else if (!strcmp(a, "remat"))
 			p->remat = 1;
+		else if (!strcmp(a, "remat=roles"))
+			p->remat = 2;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -89,7 +91,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, budget[=N][:R], none)\n", progname, w);
+				"remat, remat=roles, budget[=N][:R], none)\n",
+				progname, w);
 			return -1;
 		}
 		snprintf(p->name, sizeof p->name, "%s", a);
@@ -134,7 +137,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			s.range[1] = sc->lines[1];
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
-			uint32_t n = pp->p[k].remat ? remat(m, f)
+			uint32_t n = pp->p[k].remat ? remat(m, f,
+				pp->p[k].remat == 2)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -306,6 +310,11 @@ helpopt(FILE *f)
 "                     remat          recompute constants (immediates,\n"
 "                                    launch constants, kernel params)\n"
 "                                    before their reads in each region\n"
+"                     remat=roles    only what the prologue computes\n"
+"                                    before the warp roles part (first\n"
+"                                    setmaxnreg), the same in every\n"
+"                                    thread; a warp-uniform shfl.sync.idx\n"
+"                                    runs again as a mov of its source\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -421,7 +430,7 @@ variants(Optreq *o, Pipe *v, int max)
 			pipeparse(base[i], o->seed, &v[n++]);
 		static const char *const bud[] = {
 			"budget", "budget,sched=td", "budget,softmax=4",
-			"budget=16", "budget:1", "budget,sched=bu",
+			"budget=16", "budget:1", "remat=roles",
 		};
 		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
 			pipeparse(bud[i], o->seed, &v[n++]);

@@ -542,23 +542,61 @@ readonly(Stmt *s, uint32_t *writes)
  * one register nothing else writes, reading only registers whose one
  * definition is constant. */
 static int
-arith(Func *f, Stmt *s, uint32_t *writes, uint8_t *kreg)
+arith(Stmt *s, uint32_t *writes, uint8_t *kreg, int *uni)
 {
 	Acc a = {0};
 	int ok;
 
 	if (s->guard || s->nop < 2 || s->op == Odiv || s->op == Orem
 	|| effect(s) != Enone || s->opd[0].kind != Preg || s->opd[0].reg < 0
-	|| writes[s->opd[0].reg] != 1 || f->reg[s->opd[0].reg].pred
-	|| opdefs(s) != D0)
+	|| writes[s->opd[0].reg] != 1 || opdefs(s) != D0)
 		return 0;
 	access(s, &a);
 	ok = a.nuse > 0 && a.ndef == 1;
-	for (uint32_t j = 0; j < a.nuse && ok; j++)
-		ok = kreg[a.use[j]];
+	*uni = 1;
+	for (uint32_t j = 0; j < a.nuse && ok; j++) {
+		ok = kreg[a.use[j]] != 0;
+		*uni &= kreg[a.use[j]] == 2;
+	}
 	free(a.def);
 	free(a.use);
 	return ok;
+}
+
+/* shfl.sync.idx of a register that holds one value in every lane of the
+ * warp, all lanes taking part (mask -1): it gives that value.  Its
+ * statement cannot run again just anywhere (lanes may have diverged
+ * there), but a mov of its source can. */
+static int
+broadcast(Stmt *s, uint32_t *writes, uint8_t *kreg)
+{
+	Opnd *m = &s->opd[4];
+
+	return s->op == Oshfl && !s->guard && s->nop == 5 && has(s, ".sync")
+		&& has(s, ".idx") && has(s, ".b32") && s->opd[0].kind == Preg
+		&& s->opd[0].reg >= 0 && writes[s->opd[0].reg] == 1
+		&& s->opd[1].kind == Preg && s->opd[1].reg >= 0
+		&& kreg[s->opd[1].reg] == 2 && m->kind == Pint
+		&& (m->minus ? !strcmp(m->s, "1")
+		: !strcmp(m->s, "0xffffffff") || !strcmp(m->s, "0xFFFFFFFF"));
+}
+
+/* The mov that gives what broadcast s gives: its text is the constant
+ * definition B may hold. */
+static Str
+asmov(Func *f, Stmt *s)
+{
+	static Str b32;
+	Stmt t = *s;
+
+	if (!b32)
+		b32 = interns(".b32");
+	t.op = Omov;
+	t.name = interns("mov");
+	t.nmod = 1;
+	t.mod = &b32;
+	t.nop = 2;
+	return text(f, &t);
 }
 
 /* Definitions whose value cannot change while the kernel runs, of a
@@ -584,14 +622,15 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 		free(a.use);
 	}
 	/* leaves first, then arithmetic whose every input is such a
-	 * register, to a fixed point */
+	 * register, to a fixed point.  kreg: 1 constant, 2 constant and
+	 * the same in every thread (no %tid, no memory) */
 	uint8_t *kreg = calloc(f->nreg + 1, 1), *kst = calloc(f->nstmt + 1, 1);
 	int32_t *pos = xmalloc((f->nstmt + 1) * sizeof *pos);
 	for (int changed = 1, pass = 0; changed && pass < 9; pass++) {
 		changed = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			Stmt *s = &f->stmt[i];
-			int leaf = 0, ok = 0;
+			int leaf = 0, ok = 0, uni = 0;
 			if (kst[i] || s->kind != Sins)
 				continue;
 			if (readonly(s, writes))
@@ -606,18 +645,22 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 				ok |= s->op == Old && f->entry && has(s, ".param")
 					&& o->kind == Paddr && o->nsub == 1
 					&& o->sub[0].kind == Psym;
+				uni = ok && (s->op == Old || o->kind != Preg
+					|| strcmp(o->s, "%tid"));
 			}
+			if (!ok && broadcast(s, writes, kreg))
+				ok = uni = 1, kst[i] = 2;
 			if (!ok)
-				ok = arith(f, s, writes, kreg);
+				ok = arith(s, writes, kreg, &uni);
 			if (!ok)
 				continue;
-			kst[i] = 1;
+			kst[i] |= 1;
 			pos[i] = leaf && s->op == Old && has(s, ".nc")
 				? (int32_t)i : -1;
 			Acc a = {0};
 			access(s, &a);
 			for (uint32_t j = 0; j < a.ndef; j++)
-				kreg[a.def[j]] = 1;
+				kreg[a.def[j]] = uni ? 2 : 1;
 			free(a.def);
 			free(a.use);
 			changed = 1;
@@ -626,7 +669,8 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		if (kst[i]) {
 			(*load)[*n] = pos[i];
-			k[(*n)++] = text(f, &f->stmt[i]);
+			k[(*n)++] = kst[i] == 3 ? asmov(f, &f->stmt[i])
+				: text(f, &f->stmt[i]);
 		}
 	free(kreg);
 	free(kst);
