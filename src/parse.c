@@ -78,7 +78,7 @@ lexerr(Lexer *l, const Loc *loc, const char *fmt, ...)
 			(int)len, l->P->m->src + loc->off);
 	else
 		diag(l->P->d, "error", p, loc->off, len, "%s", msg);
-	if (l->P->d->nerr == Maxerr)
+	if (l->P->d->nerr == Maxerr && !l->P->d->quiet)
 		fprintf(stderr, "%s: too many errors, stopping\n",
 			l->P->d->path);
 }
