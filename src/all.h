@@ -486,6 +486,7 @@ int cmdpressure(int, char **);
 
 /* ---- util.c ---- */
 void *allocslow(Arena *, size_t);
+void areset(Arena *);
 
 /* Bump allocation, 16-byte aligned; allocslow() opens chunks. */
 static inline void *

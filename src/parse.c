@@ -399,8 +399,7 @@ funcend(Parser *P, const Loc *close)
 	P->prevend = close->end;
 	P->fn = 0;
 	/* the statements and operands were copied: drop the originals */
-	afree(P->tmp);
-	P->tmp = anew();
+	areset(P->tmp);
 	resolve(P->m, f, P->d);
 }
 

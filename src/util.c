@@ -137,6 +137,26 @@ adup(Arena *a, const char *s, size_t n)
 	return p;
 }
 
+/* Empties the arena but keeps its current chunk, whose pages are made
+ * already: the parser's temporary arena serves one function after
+ * another, and mapping fresh pages for each costs more than the parse
+ * of a small function. */
+void
+areset(Arena *a)
+{
+	Chunk *c, *p;
+
+	if (!a || !a->cur)
+		return;
+	for (c = a->cur->prev; c; c = p) {
+		p = c->prev;
+		chunkunmap(c, Chunkhdr + c->cap);
+	}
+	a->cur->prev = 0;
+	a->cur->used = 0;
+	a->total = a->cur->cap;
+}
+
 void
 afree(Arena *a)
 {
