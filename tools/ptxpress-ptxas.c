@@ -150,6 +150,8 @@ help(void)
 "                      /usr/local/cuda/bin/ptxas)\n"
 "  PTXPRESS_PIPELINE   the rewrite pipeline (default: the best one)\n"
 "  PTXPRESS_STRICT=1   make a failed rewrite an error, not a warning\n"
+"  PTXPRESS_PTX_VERSION=auto  lower a .version newer than the real\n"
+"                      ptxas takes to its own (off by default)\n"
 "  PTXPRESS_LOG=FILE   append one line per kernel: registers, spill and\n"
 "                      stack bytes before and after (runs ptxas twice\n"
 "                      more per file)\n"
@@ -377,6 +379,29 @@ writefile(const char *path, const char *s, size_t n)
 	return close(fd) == 0 && ok ? 0 : -1;
 }
 
+/* PTXPRESS_PTX_VERSION=auto: a .version newer than the real ptxas
+ * takes is lowered to its own (CuTe DSL 4.8 writes 9.4, which CUDA
+ * 13.0's ptxas refuses).  Returns the new text, or 0 when nothing
+ * changed.  The PTX must not use what the newer ISA added; ptxas says
+ * so if it does. */
+static char *
+lowered(Run *r, In *in, const char *s, size_t n)
+{
+	const char *v = getenv("PTXPRESS_PTX_VERSION");
+	Diag d = {0};
+	Buf b = {0};
+	int maj, min;
+
+	if (!v || strcmp(v, "auto") || ptxasisa(r->real, &maj, &min))
+		return 0;
+	d.quiet = 1;
+	Module *m = parse(in->path, s, n, &d);
+	if (!m->nerr && clampversion(m, maj, min, " for ptxas"))
+		emitlossless(&b, m);
+	afree(m->a);
+	return b.p;
+}
+
 /* Rewrites one input into the temporary folder; returns -1 only when
  * the build must stop (strict mode). */
 static int
@@ -397,6 +422,13 @@ prepare(Run *r, In *in)
 			r->strict ? "stopping (PTXPRESS_STRICT)"
 			: "assembling the original", in->path);
 		return r->strict ? -1 : 0;
+	}
+	char *low = lowered(r, in, kind == Ctext ? text : in->src,
+		kind == Ctext ? strlen(text) : in->n);
+	if (low) {
+		free(text);
+		text = low;
+		kind = Ctext;
 	}
 	if (kind == Csame)
 		return 0;

@@ -4,7 +4,8 @@
 # clang (--ptxas-path: -m64 -O3 --gpu-name sm_80 --output-file F.cubin
 # F.s, and -c for relocatable code), the CuTe DSL hook (-arch sm_90a
 # -O3 F.ptx -o F.cubin); unknown options and several inputs passed
-# through; the fallback on PTX it cannot parse; PTXPRESS_LOG.
+# through; the fallback on PTX it cannot parse; PTXPRESS_PTX_VERSION;
+# PTXPRESS_LOG.
 # usage: wrapper.sh BUILD_DIR
 BIN=$1
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +94,16 @@ else
 	[ $? = 1 ] && [ ! -e U2.o ] && ok "strict fallback is an error" ||
 		fail "strict fallback"
 fi
+
+# a .version newer than the real ptxas takes: refused by ptxas, lowered
+# with PTXPRESS_PTX_VERSION=auto (CuTe DSL 4.8 writes 9.4)
+sed 's/^\.version .*/.version 99.9/' X.ptx >N.ptx
+"$wrap" -arch sm_90a N.ptx -o N.o >o1 2>e1; r1=$?
+PTXPRESS_PTX_VERSION=auto "$wrap" -arch sm_90a N.ptx -o N2.o >o2 2>e2; r2=$?
+[ $r1 != 0 ] && [ $r2 = 0 ] && [ -s N2.o ] &&
+	grep -q "\.version 99.9 lowered to" e2 &&
+	ok "PTXPRESS_PTX_VERSION=auto lowers .version" ||
+	fail "version: rc $r1 $r2: $(cat e2)"
 
 # the log: one line per kernel, appended
 PTXPRESS_LOG=$tmp/log "$wrap" -arch sm_90a X.ptx Y.ptx -c -o L.o
