@@ -352,6 +352,7 @@ typedef struct Optreq {
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
+	struct Module *orig;       /* src parsed already (borrowed), or 0 */
 } Optreq;
 
 /* ---- diagnostics ---- */

@@ -628,9 +628,10 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	int nk;
 
 	d.quiet = !o->log;
-	Module *orig = parse(o->in, src, n, &d);
+	Module *orig = o->orig ? o->orig : parse(o->in, src, n, &d);
+	Arena *own = o->orig ? 0 : orig->a;    /* freed here when ours */
 	if (orig->nerr || !orig->nitem) {
-		afree(orig->a);
+		afree(own);
 		return -1;
 	}
 	if (o->search) {
@@ -644,6 +645,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		nk = search(o, src, n, orig, &k);
 		if (nk < 0) {
 			o->search = 0;
+			afree(own);
 			return optimize(o, src, n, out);
 		}
 		variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
@@ -652,7 +654,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	} else {
 		Pipe p;
 		if (pipeparse(o->pipe ? o->pipe : "sched=bu", o->seed, &p)) {
-			afree(orig->a);
+			afree(own);
 			return -1;
 		}
 		Diag d2 = {0};
@@ -668,7 +670,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	}
 	free(k);
 	afree(m->a);
-	afree(orig->a);
+	afree(own);
 	return rc;
 }
 
@@ -713,8 +715,10 @@ cmdopt(int argc, char **argv)
 		return 2;
 	}
 	size_t n = orig->rawlen;
+	o.orig = orig;          /* parsed once: optimize borrows it */
+	rc = optimize(&o, src, n, &text);
 	unload(orig, 0);
-	if (optimize(&o, src, n, &text) < 0) {
+	if (rc < 0) {
 		free(src);
 		return 2;
 	}
