@@ -426,11 +426,19 @@ variants(Optreq *o, Pipe *v, int max)
 			return -1;
 		n++;
 	} else {
-		for (size_t i = 0; i < countof(base) && n < max; i++)
+		/* warp-specialized kernels (setmaxnreg): the role-aware
+		 * variants come early, so a short search reaches them (FA4's
+		 * kernels close with budget or remat=roles) */
+		static const char *const early[] = {"budget", "remat=roles"};
+		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
+			for (size_t j = 0; i == 1 && o->budgets && j < countof(early)
+				&& n < max; j++)
+				pipeparse(early[j], o->seed, &v[n++]);
+		}
 		static const char *const bud[] = {
-			"budget", "budget,sched=td", "budget,softmax=4",
-			"budget=16", "budget:1", "remat=roles",
+			"budget,sched=td", "budget,softmax=4", "budget=16",
+			"budget:1",
 		};
 		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
 			pipeparse(bud[i], o->seed, &v[n++]);
