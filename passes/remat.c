@@ -11,7 +11,8 @@
  * parameter; an ld.global.nc of read-only memory from an address in a
  * register written once) holds the same value wherever it is read, and
  * so does arithmetic on such values (address math from parameters and
- * launch constants): the chain runs again, inputs first.  So the defining
+ * launch constants; comparisons into predicates and selects on them,
+ * Triton's masks): the chain runs again, inputs first.  So the defining
  * instruction may run again, unchanged, right before the first read in
  * each region that reads it: from there the register's value is
  * recomputed instead of kept alive across the code between.  Nothing
