@@ -119,9 +119,9 @@ branches(Func *f, Diag *d, Lab *l)
 static uint32_t
 arity(Stmt *s)
 {
-	static const struct { const char *shape; uint32_t per; } sh[] = {
-		{".32x32b", 1}, {".16x64b", 1}, {".16x128b", 2},
-		{".16x256b", 4}, {".16x32bx2", 1},
+	static struct { const char *name; Str shape; uint32_t per; } sh[] = {
+		{".32x32b", 0, 1}, {".16x64b", 0, 1}, {".16x128b", 0, 2},
+		{".16x256b", 0, 4}, {".16x32bx2", 0, 1},
 	};
 	uint32_t n = 0, per = 0;
 	int tc = s->op == Otcgen05_ld || s->op == Otcgen05_st;
@@ -135,9 +135,12 @@ arity(Stmt *s)
 			n = (uint32_t)(m[2] - '0');
 		if (m[1] == 'x' && m[2] >= '0' && m[2] <= '9')
 			n = (uint32_t)atoi(m + 2);
-		for (size_t k = 0; k < countof(sh); k++)
-			if (!strcmp(m, sh[k].shape))
+		for (size_t k = 0; k < countof(sh); k++) {
+			if (!sh[k].shape)   /* modifiers are interned */
+				sh[k].shape = interns(sh[k].name);
+			if (m == sh[k].shape)
 				per = sh[k].per;
+		}
 		if (!strncmp(m, ".pack::", 7) || !strncmp(m, ".unpack::", 9))
 			return 0;
 	}

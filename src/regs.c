@@ -19,7 +19,13 @@ typedef struct Names {
 	uint32_t depth;
 	struct Key { Str k; size_t n; } key[16];  /* rangekey's memory */
 	uint32_t nkey;
+	/* lookup's memory: a name's answer holds until a binding changes
+	 * (gen counts changes); most operands name a register read before */
+	struct Seen { Str k; int32_t id; uint32_t gen; } *seen;
+	uint32_t gen;
 } Names;
+
+enum { Nseen = 4096 };
 
 static uint32_t
 hptr(Str s)
@@ -61,6 +67,7 @@ bind(Names *S, Str key, int32_t id, int32_t count)
 {
 	Ent *e;
 
+	S->gen++;
 	if (2 * (S->n + 1) > S->cap) {
 		/* rehashing moves slots; the undo log stores keys, so it
 		 * survives */
@@ -85,6 +92,7 @@ bind(Names *S, Str key, int32_t id, int32_t count)
 static void
 unbind(Names *S, uint32_t mark)
 {
+	S->gen++;
 	while (S->nundo > mark) {
 		S->nundo--;
 		Ent *e = slot(S, S->undo[S->nundo].old.key);
@@ -188,9 +196,27 @@ declare(Names *S, Decl *d)
 	}
 }
 
-/* %r57: an exact binding, else a range of prefix %r holding 57. */
+static int32_t find(Names *, Str);
+
 static int32_t
 lookup(Names *S, Str name)
+{
+	struct Seen *c;
+
+	if (!S->seen && !(S->seen = calloc(Nseen, sizeof *S->seen)))
+		die("out of memory");
+	c = &S->seen[hptr(name) & (Nseen - 1)];
+	if (c->k != name || c->gen != S->gen + 1) {
+		c->k = name;
+		c->id = find(S, name);
+		c->gen = S->gen + 1;    /* + 1: a zeroed entry is no answer */
+	}
+	return c->id;
+}
+
+/* %r57: an exact binding, else a range of prefix %r holding 57. */
+static int32_t
+find(Names *S, Str name)
 {
 	Ent *e = S->cap ? slot(S, name) : 0;
 	size_t n, k;
@@ -270,6 +296,7 @@ resolve(Module *m, Func *f, Diag *d)
 	free(S.reg);
 	free(S.tab);
 	free(S.undo);
+	free(S.seen);
 }
 
 /* A register's spelling: its own name, or prefix and index. */
