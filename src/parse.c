@@ -181,17 +181,23 @@ olarray(Parser *P, OL l)
 	return v;
 }
 
-Opnd *
-mkop(Parser *P, int kind, Str s)
+/* An operand of kind and spelling s; a lone "_" is the sink. */
+static Opnd *
+opinit(Opnd *o, int kind, Str s)
 {
-	Opnd *o = zalloc(P->tmp, sizeof *o);
-
-	if (kind == Psym && s[0] == '_' && !s[1])
+	memset(o, 0, sizeof *o);
+	if (kind == Psym && s && s[0] == '_' && !s[1])
 		kind = Psink;
-	o->kind = kind;
+	o->kind = (uint8_t)kind;
 	o->s = s;
 	o->reg = -1;
 	return o;
+}
+
+Opnd *
+mkop(Parser *P, int kind, Str s)
+{
+	return opinit(alloc(P->tmp, sizeof(Opnd)), kind, s);
 }
 
 Opnd *
@@ -505,8 +511,8 @@ splitword(Parser *P, Tok w)
 	return x;
 }
 
-Stmt *
-mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
+static Stmt *
+insword(Parser *P, Opnd *guard, int gneg, Tok w)
 {
 	Stmt *s = mkstmt(P, Sins, 0);
 	Word *x = splitword(P, w);
@@ -519,7 +525,15 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 		s->guard = alloc(P->a, sizeof *s->guard);
 		*s->guard = *guard;
 	}
-	s->gneg = gneg;
+	s->gneg = (uint8_t)gneg;
+	return s;
+}
+
+Stmt *
+mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
+{
+	Stmt *s = insword(P, guard, gneg, w);
+
 	s->nop = ops.n;
 	s->opd = olarray(P, ops);
 	return s;
@@ -583,12 +597,43 @@ fastnum(const char **pp, int *flt)
 	return (Tok){p, (uint32_t)(q - p)};
 }
 
+/* The fast path builds operands in a local array and copies each
+ * array once into the module's arena, at its size. */
+typedef struct Obuf { Opnd *v, loc[16]; uint32_t n, cap; } Obuf;
+
 static Opnd *
-fastsimple(Parser *P, const char **pp)  /* simple: REG, REG DOT, WORD */
+obnext(Obuf *b)
+{
+	if (!b->v)
+		b->v = b->loc, b->cap = countof(b->loc);
+	if (b->n == b->cap) {   /* a long vector: on the heap */
+		Opnd *v = xmalloc(2 * b->cap * sizeof *v);
+		memcpy(v, b->v, b->n * sizeof *v);
+		if (b->v != b->loc)
+			free(b->v);
+		b->v = v;
+		b->cap *= 2;
+	}
+	return &b->v[b->n++];
+}
+
+static Opnd *
+obkeep(Parser *P, Obuf *b)
+{
+	Opnd *v = alloc(P->a, (b->n ? b->n : 1) * sizeof *v);
+
+	memcpy(v, b->v, b->n * sizeof *v);
+	if (b->v != b->loc)
+		free(b->v);
+	return v;
+}
+
+static Opnd *
+fastsimple(Parser *P, const char **pp, Opnd *o)  /* REG, REG DOT, WORD */
 {
 	int reg = **pp == '%';
-	Opnd *o = mkop(P, reg ? Preg : Psym, tokstr(P, fastid(pp)));
 
+	opinit(o, reg ? Preg : Psym, tokstr(P, fastid(pp)));
 	if (reg && **pp == '.') {
 		o->comp = intern(*pp, 2);
 		*pp += 2;
@@ -596,39 +641,41 @@ fastsimple(Parser *P, const char **pp)  /* simple: REG, REG DOT, WORD */
 	return o;
 }
 
-static Opnd *
-fastop(Parser *P, const char **pp)
+static void
+fastop(Parser *P, const char **pp, Opnd *o)
 {
 	const char *p = *pp;
-	Opnd *o, *b;
-	OL l = {0};
-	int flt;
+	Obuf sub;               /* not zeroed: 800 bytes a call */
+	Opnd a;
+	int flt, kind = 0;
 
+	sub.v = 0, sub.n = 0;
 	if (*p == '!') {
 		p++;
-		o = fastsimple(P, &p);
-		o->neg = 1;
+		fastsimple(P, &p, o)->neg = 1;
 	} else if (*p == '%' || (idch((unsigned char)*p) && !isdigit(
 		(unsigned char)*p))) {
-		o = fastsimple(P, &p);
+		fastsimple(P, &p, &a);
 		if (*skipsp(p) == '|') {
 			p = skipsp(skipsp(p) + 1);
-			olpush(P, &l, o);
-			olpush(P, &l, fastsimple(P, &p));
-			o = mkagg(P, Ppair, l);
-		}
+			*obnext(&sub) = a;
+			fastsimple(P, &p, obnext(&sub));
+			kind = Ppair;
+		} else
+			*o = a;
 	} else if (*p == '-' || isdigit((unsigned char)*p)) {
 		int minus = *p == '-';
 		Tok t = fastnum((p += minus, &p), &flt);
-		o = mkop(P, flt ? Pflt : Pint, tokstr(P, t));
-		if (minus)
-			o = mkexpr(P, 0, "-", o);
+		opinit(o, flt ? Pflt : Pint, tokstr(P, t))->minus =
+			(uint8_t)minus;
 	} else if (*p == '[') {
+		Opnd *b = obnext(&sub);
+		kind = Paddr;
 		p = skipsp(p + 1);
 		if (isdigit((unsigned char)*p))
-			b = mkop(P, Pint, tokstr(P, fastnum(&p, &flt)));
+			opinit(b, Pint, tokstr(P, fastnum(&p, &flt)));
 		else {
-			b = fastsimple(P, &p);
+			fastsimple(P, &p, b);
 			p = skipsp(p);
 			if (*p == '+' || *p == '-') {
 				const char *sign = "-";
@@ -643,36 +690,40 @@ fastop(Parser *P, const char **pp)
 			}
 		}
 		p = skipsp(p) + 1;      /* ']' */
-		olpush(P, &l, b);
-		o = mkagg(P, Paddr, l);
 	} else {                        /* '{' */
+		kind = Pvec;
 		p = skipsp(p + 1);
 		for (;;) {
-			olpush(P, &l, fastsimple(P, &p));
+			fastsimple(P, &p, obnext(&sub));
 			p = skipsp(p);
 			if (*p++ == '}')
 				break;
 			p = skipsp(p);
 		}
-		o = mkagg(P, Pvec, l);
+	}
+	if (kind) {
+		opinit(o, kind, 0);
+		o->nsub = sub.n;
+		o->sub = obkeep(P, &sub);
 	}
 	*pp = p;
-	return o;
 }
 
 Stmt *
 fastins(Parser *P, const char *s, size_t n)
 {
 	const char *p = s, *end = s + n - 1;    /* the ';' */
-	Opnd *g = 0;
-	int gneg = 0;
-	OL ops = {0};
+	Obuf ops;
+	Opnd g;
+	int gneg = 0, hasg = 0;
 	Tok w;
 
+	ops.v = 0, ops.n = 0;
 	if (*p == '@') {
 		gneg = *++p == '!';
 		p += gneg;
-		g = fastsimple(P, &p);
+		fastsimple(P, &p, &g);
+		hasg = 1;
 		p = skipsp(p);
 	}
 	w.s = p;
@@ -681,13 +732,16 @@ fastins(Parser *P, const char *s, size_t n)
 	w.n = (uint32_t)(p - w.s);
 	p = skipsp(p);
 	while (p < end) {
-		olpush(P, &ops, fastop(P, &p));
+		fastop(P, &p, obnext(&ops));
 		p = skipsp(p);
 		if (*p == ',')
 			p = skipsp(p + 1);
 	}
+	Stmt *st = insword(P, hasg ? &g : 0, gneg, w);
+	st->nop = ops.n;
+	st->opd = obkeep(P, &ops);
 	P->m->nfast++;
-	return mkins(P, g, gneg, w, ops);
+	return st;
 }
 
 /* "= {1, 2,\n 3}" as the scanner's INITV matched it: the canonical text
