@@ -622,7 +622,8 @@ obkeep(Parser *P, Obuf *b)
 {
 	Opnd *v = alloc(P->a, (b->n ? b->n : 1) * sizeof *v);
 
-	memcpy(v, b->v, b->n * sizeof *v);
+	if (b->n)       /* no operands: no buffer either (ret;) */
+		memcpy(v, b->v, b->n * sizeof *v);
 	if (b->v != b->loc)
 		free(b->v);
 	return v;
