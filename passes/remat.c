@@ -220,7 +220,6 @@ chain(Func *f, Rm *r, uint32_t i)
 {
 	Stmt *s = &f->stmt[i];
 
-	UNUSED(f);
 	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i]
 	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0)

@@ -508,6 +508,7 @@ void afree(Arena *);
 Arena *anew(void);
 Str intern(const char *, size_t);
 Str interns(const char *);
+uint32_t fnv(const char *, size_t);     /* FNV-1a, intern's hash */
 NORETURN void die(const char *, ...);
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);

@@ -467,12 +467,10 @@ addstmt(Parser *P, Stmt *s, const Loc *l)
 static Word *
 splitword(Parser *P, Tok w)
 {
-	uint32_t h = 2166136261u, i;
+	uint32_t h = fnv(w.s, w.n), i;
 	size_t base, j, k, n = 0;
 	Word *x;
 
-	for (i = 0; i < w.n; i++)
-		h = (h ^ (unsigned char)w.s[i]) * 16777619u;
 	if (2 * (P->nword + 1) > P->capword) {
 		Word *old = P->word;
 		uint32_t oc = P->capword;
@@ -493,7 +491,7 @@ splitword(Parser *P, Tok w)
 		i = (i + 1) & (P->capword - 1))
 		if (x->h == h && x->n == w.n && !memcmp(x->s, w.s, w.n))
 			return x;
-	x->s = intern(w.s, w.n);
+	x->s = w.s;     /* the source text outlives the table (parse) */
 	x->n = w.n;
 	x->h = h;
 	x->op = (uint16_t)oplookup(w.s, w.n, &base);
@@ -890,7 +888,6 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 		memcpy(buf, src + start, len - start);
 		buf[len - start] = buf[len - start + 1] = 0;
 	}
-	P.buf = buf;
 	ptxlex_init_extra(&P.lx, &sc);
 	P.lx.scanner = sc;
 	ptx_scan_buffer(buf, len - start + 2, sc);

@@ -26,7 +26,7 @@ typedef struct DL { Decl *h, *t; uint32_t n; int has; } DL;
 typedef struct Parser Parser;
 
 typedef struct Word {   /* an opcode word, split once (splitword) */
-	Str s;
+	const char *s;          /* in the text being parsed */
 	uint32_t n, h;
 	uint16_t op;
 	uint32_t nmod;
@@ -60,7 +60,6 @@ struct Parser {
 	                         * copied into their arrays; per function */
 	Diag *d;
 	Lexer lx;
-	const char *buf;        /* the scanned copy; offsets index both */
 	uint32_t prevend;       /* end of the last statement or item */
 	Item *ih, *it;          /* items */
 	Func *fn;               /* function whose body is being read */

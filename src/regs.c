@@ -16,7 +16,6 @@ typedef struct Names {
 	uint32_t nundo, capundo;
 	Reg *reg;
 	uint32_t nreg, capreg;
-	uint32_t depth;
 	struct Key { Str k; size_t n; } key[16];  /* rangekey's memory */
 	uint32_t nkey;
 	/* lookup's memory: a name's answer holds until a binding changes
@@ -269,13 +268,10 @@ resolve(Module *m, Func *f, Diag *d)
 			if (nmark < countof(marks))
 				marks[nmark] = S.nundo;
 			nmark++;
-			S.depth++;
 			break;
 		case Sclose:
 			if (nmark && --nmark < countof(marks))
 				unbind(&S, marks[nmark]);
-			if (S.depth)
-				S.depth--;
 			break;
 		case Sdecl:
 			if (isreg(s->decl))

@@ -181,7 +181,7 @@ static struct {
 	Arena *a;
 } in;
 
-static uint32_t
+uint32_t
 fnv(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
