@@ -349,6 +349,7 @@ typedef struct Optreq {
 	int regs;                  /* a register saving alone is enough */
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
+	int wgmma;                 /* wgmma groups: the search tries wgwait */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
@@ -606,6 +607,9 @@ uint8_t *dominated(Func *, uint32_t at);
 
 /* ---- remat.c ---- */
 uint32_t remat(Module *, Func *, int roles);
+
+/* ---- wgwait.c ---- */
+uint32_t wgwait(Module *, Func *);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

@@ -289,10 +289,28 @@ opklass(const Stmt *s)
 	return k;
 }
 
+/* Whether a wgmma.mma_async adds D: its scale-d operand (after d, a
+ * and b, and after the sparsity metadata and selector with .sp) is a
+ * predicate, and a literal 0 means D = A*B.  Triton and CUTLASS start
+ * every accumulation so; counting D as read there keeps a whole
+ * accumulator live around the loop that ptxas knows is dead. */
+static int
+wgmmaacc(const Stmt *s)
+{
+	uint32_t k = hasmod(s, ".sp") ? 5 : 3;
+	const Opnd *o;
+
+	if (k >= s->nop)
+		return 1;
+	o = &s->opd[k];
+	return !(o->kind == Pint && !strcmp(o->s, "0"));
+}
+
 /* Does s write operand 0?  The table's answer, sharpened for forms a
  * row cannot spell: bar.red and barrier.red write a register; a call
  * writes its parenthesised return list; an address in first place is a
- * store, whatever the opcode. */
+ * store, whatever the opcode; a wgmma that starts an accumulation
+ * does not read D. */
 Defs
 opdefs(const Stmt *s)
 {
@@ -305,5 +323,7 @@ opdefs(const Stmt *s)
 		return s->nop && s->opd[0].kind == Plist ? D0 : DNO;
 	if (s->nop && s->opd[0].kind == Paddr)
 		return DNO;
+	if (s->op == Owgmma_mma_async && !wgmmaacc(s))
+		return D0;
 	return d;
 }

@@ -23,6 +23,7 @@ typedef struct Pass {
 	int budget;         /* the budget pass: its step, 0 if not */
 	int rank;           /* budget: grow the rank-th neediest role */
 	int remat;          /* the remat pass */
+	int wgwait;         /* the wgwait pass */
 	Sched s;
 } Pass;
 
@@ -75,6 +76,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->remat = 1;
 		else if (!strcmp(a, "remat=roles"))
 			p->remat = 2;
+		else if (!strcmp(a, "wgwait"))
+			p->wgwait = 1;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -91,7 +94,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, budget[=N][:R], none)\n",
+				"remat, remat=roles, wgwait, budget[=N][:R], "
+				"none)\n",
 				progname, w);
 			return -1;
 		}
@@ -139,6 +143,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].remat ? remat(m, f,
 				pp->p[k].remat == 2)
+				: pp->p[k].wgwait ? wgwait(m, f)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -149,7 +154,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					"registers\n", progname, f->name,
 					pp->p[k].name, pp->p[k].moves ? "removed"
 					: pp->p[k].budget ? "re-split"
-					: pp->p[k].remat ? "inserted" : "moved", n,
+					: pp->p[k].remat || pp->p[k].wgwait
+					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: "instructions", before, after);
 				before = after;
@@ -315,6 +321,11 @@ helpopt(FILE *f)
 "                                    setmaxnreg), the same in every\n"
 "                                    thread; a warp-uniform shfl.sync.idx\n"
 "                                    runs again as a mov of its source\n"
+"                     wgwait         wait for a block's wgmma groups\n"
+"                                    before the block ends, so no group\n"
+"                                    is in flight across a branch (Triton\n"
+"                                    keeps P*V in flight into the next\n"
+"                                    Q*K^T: at the cap that spills)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -430,11 +441,17 @@ variants(Optreq *o, Pipe *v, int max)
 		 * variants come early, so a short search reaches them (FA4's
 		 * kernels close with budget or remat=roles) */
 		static const char *const early[] = {"budget", "remat=roles"};
+		/* kernels with wgmma groups: the same early, with wgwait */
+		static const char *const wg[] = {"wgwait,remat,sched=td",
+			"wgwait,remat,sched=bu", "wgwait"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 1 && o->budgets && j < countof(early)
 				&& n < max; j++)
 				pipeparse(early[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 1 && o->wgmma && j < countof(wg)
+				&& n < max; j++)
+				pipeparse(wg[j], o->seed, &v[n++]);
 		}
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
@@ -648,6 +665,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		free(p);
 	}
 	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
+	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	if (o->search) {
 		Pipe v[256];
 		nk = search(o, src, n, orig, &k);

@@ -22,7 +22,9 @@
  *     constants, kernel parameters; a load of read-only memory where the
  *     original load dominates) may appear again;
  *   - setmaxnreg counts may differ when the new ones fit the register
- *     file over the warp roles (vbudget.c).
+ *     file over the warp roles (vbudget.c);
+ *   - a wgmma.wait_group may be added where the whole warp surely runs
+ *     it (see extrawait).
  * Anything else it cannot prove, and says where. */
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +300,7 @@ typedef struct Seg {
 	uint32_t *maxr;
 	uint8_t *seen;
 	int32_t *vscratch;          /* vcopies', 4 per register of fa */
+	const uint8_t *xb;          /* per statement of fb: an extra wait */
 } Seg;
 
 static int
@@ -356,7 +359,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 		pos[i] = j;
 	}
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j] && !konstant(g, tb[j])) {
+		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j])) {
 			free(used);
 			bprintf(g->why, "%s: '%s' appears in the rewrite before "
 				"'%s' but not in the original\n", g->fb->name,
@@ -679,6 +682,35 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 	return k;
 }
 
+/* Statement j of B may be a wait A does not have: an unguarded
+ * wgmma.wait_group waits longer, which changes no value (accumulators
+ * are read after a wait either way), provided the whole warp runs it
+ * together, as .aligned demands.  That holds when, walking back in its
+ * block, an unguarded .aligned wgmma instruction comes before any label
+ * a branch names and any branch, call or exit: nothing between let the
+ * warp's threads part. */
+static int
+extrawait(Func *f, const uint8_t *targets, uint32_t j)
+{
+	Stmt *s = &f->stmt[j];
+
+	if (s->kind != Sins || s->op != Owgmma_wait_group || s->guard
+	|| !has(s, ".aligned"))
+		return 0;
+	while (j-- > 0) {
+		s = &f->stmt[j];
+		if (s->kind == Slabel && targets[j])
+			return 0;
+		if (s->kind != Sins)
+			continue;
+		if (opinfo[s->op].klass == Kctl)
+			return 0;
+		if (!strncmp(opinfo[s->op].name, "wgmma.", 6))
+			return !s->guard && has(s, ".aligned");
+	}
+	return 0;
+}
+
 static int
 body(Func *fa, Func *fb, Buf *why)
 {
@@ -694,14 +726,24 @@ body(Func *fa, Func *fb, Buf *why)
 	uint32_t *maxr = xmalloc(nr * sizeof *maxr);
 	uint8_t *seen = xmalloc(nr);
 	int32_t *vs = xmalloc(4 * nr * sizeof *vs);
+	uint8_t *tb = branchtargets(fb), *xb = calloc(fb->nstmt + 1, 1);
 
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
 		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom,
-			tally, lastw, maxr, seen, vs};
+			tally, lastw, maxr, seen, vs, xb};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
-		while (g.b1 < fb->nstmt && mb[g.b1])
-			g.b1++;
+		/* B's segment runs over waits it adds (a wait A has next
+		 * pairs with A's) */
+		for (;;) {
+			while (g.b1 < fb->nstmt && mb[g.b1])
+				g.b1++;
+			if (g.b1 == fb->nstmt || !extrawait(fb, tb, g.b1)
+			|| (g.a1 < fa->nstmt && text(fa, &fa->stmt[g.a1])
+			== text(fb, &fb->stmt[g.b1])))
+				break;
+			xb[g.b1++] = 1;
+		}
 		if (g.a1 > g.a0 || g.b1 > g.b0)
 			rc = segment(&g, ma);
 		i = g.a1;
@@ -722,6 +764,8 @@ body(Func *fa, Func *fb, Buf *why)
 	}
 	free(ma);
 	free(mb);
+	free(tb);
+	free(xb);
 	free(tally);
 	free(lastw);
 	free(maxr);
