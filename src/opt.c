@@ -423,11 +423,14 @@ optargs(int argc, char **argv, Optreq *o)
 static int
 variants(Optreq *o, Pipe *v, int max)
 {
+	/* most likely first: a short search must reach them (the winners
+	 * over the corpus, bench/RESULTS.md: remat with a scheduler most
+	 * often, then none) */
 	static const char *const base[] = {
-		"none", "sched=bu", "sched=td", "sink", "sched=bu,sink",
-		"sched=td,sink", "softmax=4", "softmax=2", "softmax=8",
-		"softmax=4,sink", "remat,sched=td", "remat,sched=bu",
-		"remat", "remat,sched=bu,sink",
+		"none", "remat,sched=bu", "remat,sched=td", "sched=bu",
+		"sched=td", "remat", "sink", "sched=bu,sink", "sched=td,sink",
+		"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
+		"softmax=4,sink",
 	};
 	int n = 0;
 
@@ -446,10 +449,10 @@ variants(Optreq *o, Pipe *v, int max)
 			"wgwait,remat,sched=bu", "wgwait"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
-			for (size_t j = 0; i == 1 && o->budgets && j < countof(early)
+			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
 				&& n < max; j++)
 				pipeparse(early[j], o->seed, &v[n++]);
-			for (size_t j = 0; i == 1 && o->wgmma && j < countof(wg)
+			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
 				&& n < max; j++)
 				pipeparse(wg[j], o->seed, &v[n++]);
 		}
