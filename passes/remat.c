@@ -99,6 +99,12 @@ typedef struct Rm {
 	Arena *a;
 	uint32_t split;          /* remat=roles: the first setmaxnreg, or 0
 	                          * for plain remat */
+	int loop;                /* remat=loop: chains may read registers
+	                          * that change, where they hold still */
+	uint8_t *var;            /* per register: a loop value a chain reads */
+	uint32_t *site0, *site;  /* per register: where it is written
+	                          * (site[site0[r] .. site0[r + 1]]) */
+	Dom *view;
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -108,10 +114,17 @@ static void insert(Rm *, Func *, int32_t, uint32_t);
  * arithmetic on constants runs again whole).  Returns 0 when it cannot:
  * a definition inside the region, a load that may not have run. */
 static int
-emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth)
+emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
+	int32_t reader)
 {
 	int32_t d = r->def[x];
 
+	/* remat=loop: a register that changes, read by a chain statement
+	 * copied to `at`, is read there as it is, if it holds there what it
+	 * held where the statement ran */
+	if (d < 0 && r->loop && reader >= 0 && r->var[x])
+		return domstable(r->view, (uint32_t)reader, at,
+			r->site + r->site0[x], r->site0[x + 1] - r->site0[x]);
 	if (d < 0 || depth > 16 || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end))
 		return 0;
@@ -129,7 +142,7 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth)
 		defuse(s, &dv, &uv);
 		int ok = 1;
 		for (uint32_t k = 0; k < uv.n && ok; k++)
-			ok = emit(f, r, uv.v[k], at, g, depth + 1);
+			ok = emit(f, r, uv.v[k], at, g, depth + 1, d);
 		free(dv.v);
 		free(uv.v);
 		if (!ok)
@@ -174,7 +187,7 @@ reads(Opnd *o, Func *f, Rm *r, uint32_t at, Dag *g)
 		reads(&o->sub[i], f, r, at, g);
 	if (o->kind == Preg && o->reg >= 0 && (!r->split || (r->uni[o->reg]
 	&& r->def[o->reg] >= 0 && (uint32_t)r->def[o->reg] < r->split)))
-		emit(f, r, o->reg, at, g, 0);
+		emit(f, r, o->reg, at, g, 0, -1);
 }
 
 static void
@@ -212,6 +225,28 @@ broadcast(Rm *r, Stmt *s)
 		: !strcmp(m->s, "0xffffffff") || !strcmp(m->s, "0xFFFFFFFF"));
 }
 
+/* Integer arithmetic only: every modifier an integer or bit type, a
+ * half (.lo, .hi, .wide) or a comparison.  remat=loop copies address
+ * math that reads a loop's counter; floating-point chains (what the
+ * softmax computes) it leaves where they are. */
+static int
+intarith(Stmt *s)
+{
+	static const char *const ok[] = {".lo", ".hi", ".wide", ".eq",
+		".ne", ".lt", ".le", ".gt", ".ge", ".ls", ".hs"};
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		const char *m = s->mod[k];
+		int fine = (m[1] == 's' || m[1] == 'u' || m[1] == 'b')
+			&& m[2] >= '0' && m[2] <= '9';
+		for (size_t i = 0; !fine && i < countof(ok); i++)
+			fine = !strcmp(m, ok[i]);
+		if (!fine)
+			return 0;
+	}
+	return 1;
+}
+
 /* Statement i is arithmetic on constants: pure, cannot fault (no
  * division), unguarded, writing one register nothing else writes; or a
  * broadcast of such a value. */
@@ -235,10 +270,20 @@ chain(Func *f, Rm *r, uint32_t i)
 		return 0;
 	Rv dv = {0}, uv = {0};
 	defuse(s, &dv, &uv);
-	int ok = uv.n > 0, uni = 1;
+	int ok = uv.n > 0, uni = 1, nvar = 0;
 	for (uint32_t k = 0; k < uv.n && ok; k++) {
-		ok = r->def[uv.v[k]] >= 0;
-		uni &= r->uni[uv.v[k]];
+		int32_t u = uv.v[k];
+		ok = r->def[u] >= 0;
+		if (!ok && r->loop && !f->reg[u].pred && u != s->opd[0].reg
+		&& intarith(s))
+			ok = 1, nvar++;
+		uni &= r->uni[u];
+	}
+	if (ok && nvar) {       /* marked only when the chain is taken */
+		uni = 0;
+		for (uint32_t k = 0; k < uv.n; k++)
+			if (r->def[uv.v[k]] < 0)
+				r->var[uv.v[k]] = 1;
 	}
 	free(dv.v);
 	free(uv.v);
@@ -255,10 +300,11 @@ chain(Func *f, Rm *r, uint32_t i)
  * alive from the start, and ptxas recomputes cheaply in its uniform
  * registers (the FA4 case above). */
 uint32_t
-remat(Module *m, Func *f, int roles)
+remat(Module *m, Func *f, int mode)
 {
 	Rm r = {0};
 	size_t n = f->nreg ? f->nreg : 1;
+	int roles = mode == Rroles;
 
 	r.def = xmalloc(n * sizeof *r.def);
 	r.seen = calloc(n, 1);
@@ -322,7 +368,38 @@ remat(Module *m, Func *f, int roles)
 		for (uint32_t i = 0; i < f->nstmt; i++)
 			changed |= chain(f, &r, i);
 	}
+	if (mode == Rloop) {
+		/* then chains that also read registers a loop changes */
+		r.loop = 1;
+		r.var = calloc(n, 1);
+		r.site0 = calloc(n + 1, sizeof *r.site0);
+		for (size_t x = 0; x < n; x++)
+			r.site0[x + 1] = r.site0[x] + r.ndefs[x];
+		r.site = xmalloc((r.site0[n] + 1) * sizeof *r.site);
+		uint32_t *fill = calloc(n, sizeof *fill);
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			Rv dv = {0}, uv = {0};
+			if (f->stmt[i].kind != Sins)
+				continue;
+			defuse(&f->stmt[i], &dv, &uv);
+			for (uint32_t k = 0; k < dv.n; k++)
+				r.site[r.site0[dv.v[k]] + fill[dv.v[k]]++] = i;
+			free(dv.v);
+			free(uv.v);
+		}
+		free(fill);
+		r.view = domnew(f);
+		for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
+			changed = 0;
+			for (uint32_t i = 0; i < f->nstmt; i++)
+				changed |= chain(f, &r, i);
+		}
+	}
 	eachregion(f, region, &r);
+	domfree(r.view);
+	free(r.var);
+	free(r.site0);
+	free(r.site);
 	if (r.nins) {
 		Stmt *v = alloc(m->a, (f->nstmt + r.nins) * sizeof *v);
 		uint32_t k = 0, j = 0;

@@ -604,9 +604,15 @@ uint32_t moves(Func *);
 
 /* ---- dom.c ---- */
 uint8_t *dominated(Func *, uint32_t at);
+typedef struct Dom Dom;
+Dom *domnew(Func *);
+void domfree(Dom *);
+int domstable(Dom *, uint32_t from, uint32_t to, const uint32_t *site,
+	uint32_t nsite);
 
 /* ---- remat.c ---- */
-uint32_t remat(Module *, Func *, int roles);
+enum { Rplain, Rroles, Rloop };   /* remat's modes */
+uint32_t remat(Module *, Func *, int mode);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *);

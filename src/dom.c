@@ -123,3 +123,179 @@ dominated(Func *f, uint32_t at)
 	free(g.first);
 	return out;
 }
+
+/* ---- a reusable view: dominance and "no write between" ----
+ *
+ * remat=loop recomputes a value from a register a loop changes (its
+ * counter): right only where that register still holds what it held
+ * when the value was computed.  The question, asked of positions from
+ * and to: does `from` dominate `to`, and does no write of the register
+ * lie on a path from `from` to `to` that does not run `from` again?
+ * The validator asks the same of the rewrite on its own. */
+
+struct Dom {
+	Func *f;
+	Cfg g;
+	uint32_t **succ, *nsucc;
+	uint32_t dblk;           /* cached: which block dom[] is for */
+	uint8_t *dom;            /* block dominated by dblk */
+	uint32_t fblk;           /* cached: F is reachable from fblk's exit */
+	uint8_t *F;
+	uint32_t gblk, gfrom;    /* cached: G reaches gblk avoiding gfrom */
+	uint8_t *G;
+	uint32_t *queue;
+	uint64_t work;           /* blocks visited; a bound keeps big
+	                          * functions cheap (then: not stable) */
+};
+
+enum { Domwork = 1u << 24 };
+
+Dom *
+domnew(Func *f)
+{
+	Dom *d = calloc(1, sizeof *d);
+
+	if (!d)
+		die("out of memory");
+	d->f = f;
+	if (!f->nstmt)
+		return d;
+	build(f, &d->g);
+	uint32_t n = d->g.n;
+	d->succ = calloc(n + 1, sizeof *d->succ);
+	d->nsucc = calloc(n + 1, sizeof *d->nsucc);
+	for (uint32_t b = 0; b < n; b++)
+		for (uint32_t k = 0; k < d->g.npred[b]; k++) {
+			uint32_t a = d->g.pred[b][k];
+			d->succ[a] = xrealloc(d->succ[a], (d->nsucc[a] + 1)
+				* sizeof **d->succ);
+			d->succ[a][d->nsucc[a]++] = b;
+		}
+	d->dom = xmalloc(n + 1);
+	d->F = xmalloc(n + 1);
+	d->G = xmalloc(n + 1);
+	d->queue = xmalloc((n + 1) * sizeof *d->queue);
+	d->dblk = d->fblk = d->gblk = UINT32_MAX;
+	return d;
+}
+
+void
+domfree(Dom *d)
+{
+	if (!d)
+		return;
+	for (uint32_t b = 0; d->f->nstmt && b < d->g.n; b++) {
+		free(d->g.pred[b]);
+		free(d->succ[b]);
+	}
+	free(d->g.pred);
+	free(d->g.npred);
+	free(d->g.blk);
+	free(d->g.first);
+	free(d->succ);
+	free(d->nsucc);
+	free(d->dom);
+	free(d->F);
+	free(d->G);
+	free(d->queue);
+	free(d);
+}
+
+/* dom[b]: block a dominates block b (the fixed point of dominated()) */
+static void
+domblocks(Dom *d, uint32_t a)
+{
+	uint32_t n = d->g.n;
+	int changed = 1;
+
+	if (d->dblk == a)
+		return;
+	d->dblk = a;
+	for (uint32_t b = 0; b < n; b++)
+		d->dom[b] = b != 0 || a == 0;
+	while (changed) {
+		changed = 0;
+		d->work += n;
+		for (uint32_t b = 1; b < n; b++) {
+			uint8_t v = 1;
+			if (b != a) {
+				v = d->g.npred[b] > 0;
+				for (uint32_t k = 0; k < d->g.npred[b] && v; k++)
+					v = d->dom[d->g.pred[b][k]];
+			}
+			if (v != d->dom[b])
+				d->dom[b] = v, changed = 1;
+		}
+	}
+}
+
+/* Marks in m the blocks reached from `start`'s edges (forward: its
+ * successors; backward: start itself and its predecessors), never
+ * entering `avoid`. */
+static void
+reach(Dom *d, uint8_t *m, uint32_t start, uint32_t avoid, int fwd)
+{
+	uint32_t nq = 0;
+
+	memset(m, 0, d->g.n);
+	if (fwd) {
+		for (uint32_t k = 0; k < d->nsucc[start]; k++) {
+			uint32_t b = d->succ[start][k];
+			if (b != avoid && !m[b])
+				m[b] = 1, d->queue[nq++] = b;
+		}
+	} else if (start != avoid) {
+		m[start] = 1;
+		d->queue[nq++] = start;
+	}
+	while (nq) {
+		uint32_t b = d->queue[--nq];
+		uint32_t nn = fwd ? d->nsucc[b] : d->g.npred[b];
+		uint32_t *e = fwd ? d->succ[b] : d->g.pred[b];
+		d->work++;
+		for (uint32_t k = 0; k < nn; k++)
+			if (e[k] != avoid && !m[e[k]])
+				m[e[k]] = 1, d->queue[nq++] = e[k];
+	}
+}
+
+int
+domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
+	uint32_t nsite)
+{
+	if (!d->f->nstmt || from >= d->f->nstmt || to >= d->f->nstmt)
+		return 0;
+	uint32_t bd = d->g.blk[from], ba = d->g.blk[to];
+	if (bd == ba) {
+		/* from first, then to; around the loop would pass from */
+		if (to <= from)
+			return 0;
+		for (uint32_t k = 0; k < nsite; k++)
+			if (site[k] > from && site[k] < to)
+				return 0;
+		return 1;
+	}
+	if (d->work > Domwork)
+		return 0;
+	domblocks(d, bd);
+	if (!d->dom[ba])
+		return 0;
+	if (d->fblk != bd) {
+		reach(d, d->F, bd, bd, 1);
+		d->fblk = bd;
+	}
+	if (!d->F[ba])
+		return 1;       /* to is never reached from from's block */
+	if (d->gblk != ba || d->gfrom != bd) {
+		reach(d, d->G, ba, bd, 0);
+		d->gblk = ba;
+		d->gfrom = bd;
+	}
+	for (uint32_t k = 0; k < nsite; k++) {
+		uint32_t s = site[k], bs = d->g.blk[s];
+		if (bs == bd ? s > from : bs == ba ? s < to
+		: d->F[bs] && d->G[bs])
+			return 0;
+	}
+	return 1;
+}

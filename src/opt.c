@@ -76,6 +76,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->remat = 1;
 		else if (!strcmp(a, "remat=roles"))
 			p->remat = 2;
+		else if (!strcmp(a, "remat=loop"))
+			p->remat = 3;
 		else if (!strcmp(a, "wgwait"))
 			p->wgwait = 1;
 		else if (!strncmp(a, "budget", 6)) {
@@ -94,7 +96,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, wgwait, budget[=N][:R], "
+				"remat, remat=roles, remat=loop, wgwait, budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -142,7 +144,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].remat ? remat(m, f,
-				pp->p[k].remat == 2)
+				pp->p[k].remat == 2 ? Rroles
+				: pp->p[k].remat == 3 ? Rloop : Rplain)
 				: pp->p[k].wgwait ? wgwait(m, f)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
@@ -316,6 +319,10 @@ helpopt(FILE *f)
 "                     remat          recompute constants (immediates,\n"
 "                                    launch constants, kernel params)\n"
 "                                    before their reads in each region\n"
+"                     remat=loop     also address math that reads a\n"
+"                                    loop's counter (or any register that\n"
+"                                    changes), run again where that\n"
+"                                    register still holds its value\n"
 "                     remat=roles    only what the prologue computes\n"
 "                                    before the warp roles part (first\n"
 "                                    setmaxnreg), the same in every\n"
@@ -427,8 +434,9 @@ variants(Optreq *o, Pipe *v, int max)
 	 * over the corpus, bench/RESULTS.md: remat with a scheduler most
 	 * often, then none) */
 	static const char *const base[] = {
-		"none", "remat,sched=bu", "remat,sched=td", "sched=bu",
-		"sched=td", "remat", "sink", "sched=bu,sink", "sched=td,sink",
+		"none", "remat,sched=bu", "remat,sched=td",
+		"remat=loop,sched=bu", "sched=bu", "sched=td", "remat", "sink",
+		"sched=bu,sink", "sched=td,sink", "remat=loop,sched=td",
 		"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
 		"softmax=4,sink",
 	};

@@ -283,6 +283,9 @@ text(Func *f, Stmt *s)
 
 /* ---- one segment: same statements, dependences kept ---- */
 
+typedef struct Lc { Str t; uint32_t i; } Lc;
+typedef struct Pend { uint32_t *v, n, cap; } Pend;   /* (B, A) pairs */
+
 typedef struct Seg {
 	Func *fa, *fb;
 	uint32_t a0, a1, b0, b1;    /* [a0, a1) in A, [b0, b1) in B */
@@ -301,6 +304,11 @@ typedef struct Seg {
 	uint8_t *seen;
 	int32_t *vscratch;          /* vcopies', 4 per register of fa */
 	const uint8_t *xb;          /* per statement of fb: an extra wait */
+	int32_t *amap;              /* per statement of fa: where B has it */
+	const struct Lc *lc;        /* A's definitions remat=loop may copy,
+	                             * sorted by text */
+	uint32_t nlc;
+	struct Pend *pend;          /* B's copies of them, proven at the end */
 } Seg;
 
 static int
@@ -332,6 +340,39 @@ konstant(Seg *g, Str t)
 	return 0;
 }
 
+/* An extra statement in B that copies a definition of A reading a
+ * register a loop changes (remat=loop): right if, where B runs it,
+ * every register it reads holds what it held where A's definition ran.
+ * That needs all of B placed, so it is noted here and proven at the
+ * end (loopvalues). */
+static int
+lccmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const Lc *)a)->t;
+	uintptr_t y = (uintptr_t)((const Lc *)b)->t;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+pending(Seg *g, Str t, uint32_t j)
+{
+	Lc key = {t, 0};
+	const Lc *hit = g->nlc ? bsearch(&key, g->lc, g->nlc, sizeof key,
+		lccmp) : 0;
+	Pend *p = g->pend;
+
+	if (!hit)
+		return 0;
+	if (p->n + 2 > p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	p->v[p->n++] = j;
+	p->v[p->n++] = hit->i;
+	return 1;
+}
+
 /* Pairs each statement of A's segment with one of B's equal text, the
  * k-th occurrence with the k-th; pos[i] is its place in B. */
 static int
@@ -359,7 +400,8 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 		pos[i] = j;
 	}
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j])) {
+		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j])
+		&& !pending(g, tb[j], g->b0 + j)) {
 			free(used);
 			bprintf(g->why, "%s: '%s' appears in the rewrite before "
 				"'%s' but not in the original\n", g->fb->name,
@@ -478,6 +520,7 @@ segment(Seg *g, uint8_t *mv)
 	if (!rc)
 		rc = pairup(g, ta, tb, pos);
 	for (int32_t i = 0; !rc && i < n; i++) {
+		g->amap[orig[i]] = (int32_t)(g->b0 + pos[i]);
 		if (eff[i].kind == Sins)
 			access(&eff[i], &acc[i]);
 		acc[i].pos = pos[i];
@@ -711,6 +754,110 @@ extrawait(Func *f, const uint8_t *targets, uint32_t j)
 	return 0;
 }
 
+/* A's definitions remat=loop may copy: pure arithmetic (no memory, no
+ * ordering, no division), unguarded, writing one register nothing else
+ * writes.  The copy reads what the definition reads, so it is the same
+ * value where those registers hold the same (loopvalues). */
+static Lc *
+loopchains(Func *f, uint32_t *n)
+{
+	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
+	Lc *lc = xmalloc((f->nstmt + 1) * sizeof *lc);
+
+	*n = 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Acc a = {0};
+		if (f->stmt[i].kind != Sins)
+			continue;
+		access(&f->stmt[i], &a);
+		for (uint32_t k = 0; k < a.ndef; k++)
+			writes[a.def[k]]++;
+		free(a.def);
+		free(a.use);
+	}
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->guard || s->nop < 2
+		|| s->op == Odiv || s->op == Orem || effect(s) != Enone
+		|| opdefs(s) != D0 || s->opd[0].kind != Preg
+		|| s->opd[0].reg < 0 || writes[s->opd[0].reg] != 1)
+			continue;
+		lc[(*n)++] = (Lc){text(f, s), i};
+	}
+	free(writes);
+	if (*n)
+		qsort(lc, *n, sizeof *lc, lccmp);
+	return lc;
+}
+
+/* The copies noted by pending(): each B statement p copies A's
+ * statement a, which B runs at amap[a].  Every register the copy reads
+ * must hold at p what it held there: amap[a] dominates p, and none of
+ * the places where A writes that register (as B places them) lies on a
+ * path from amap[a] to p that does not run amap[a] again.  (B's other
+ * copies write the values A's definitions write; by induction over the
+ * run, they change nothing.) */
+static int
+loopvalues(Func *fa, Func *fb, const int32_t *amap, Pend *pd, Buf *why)
+{
+	Dom *d = domnew(fb);
+	uint32_t nr = fa->nreg + 1;
+	uint32_t *s0 = calloc(nr + 1, sizeof *s0), *fill = calloc(nr, sizeof *fill);
+	uint32_t *site = 0, *tmp;
+	int rc = 0;
+
+	/* where A writes each register, as B places it (-1: B lacks it) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < fa->nstmt; i++) {
+			Acc w = {0};
+			if (fa->stmt[i].kind != Sins)
+				continue;
+			access(&fa->stmt[i], &w);
+			for (uint32_t y = 0; y < w.ndef; y++)
+				if (!pass)
+					s0[w.def[y] + 1]++;
+				else
+					site[s0[w.def[y]] + fill[w.def[y]]++]
+						= (uint32_t)amap[i];
+			free(w.def);
+			free(w.use);
+		}
+		if (!pass) {
+			for (uint32_t r = 0; r < nr; r++)
+				s0[r + 1] += s0[r];
+			site = xmalloc((s0[nr] + 1) * sizeof *site);
+		}
+	}
+	tmp = xmalloc((s0[nr] + 1) * sizeof *tmp);
+	for (uint32_t k = 0; k < pd->n && !rc; k += 2) {
+		uint32_t p = pd->v[k], a = pd->v[k + 1];
+		Acc u = {0};
+		int ok = amap[a] >= 0;
+		access(&fb->stmt[p], &u);
+		for (uint32_t x = 0; x < u.nuse && ok; x++) {
+			uint32_t r = (uint32_t)u.use[x], ns = 0;
+			for (uint32_t i = s0[r]; i < s0[r + 1] && ok; i++) {
+				ok = site[i] != UINT32_MAX;
+				tmp[ns++] = site[i];
+			}
+			ok = ok && domstable(d, (uint32_t)amap[a], p, tmp, ns);
+		}
+		free(u.def);
+		free(u.use);
+		if (!ok)
+			rc = fail(why, fb, &fb->stmt[p], "'%s' appears in the "
+				"rewrite where what it reads may differ from "
+				"where the original computes it",
+				text(fb, &fb->stmt[p]));
+	}
+	free(tmp);
+	free(site);
+	free(s0);
+	free(fill);
+	domfree(d);
+	return rc;
+}
+
 static int
 body(Func *fa, Func *fb, Buf *why)
 {
@@ -727,10 +874,16 @@ body(Func *fa, Func *fb, Buf *why)
 	uint8_t *seen = xmalloc(nr);
 	int32_t *vs = xmalloc(4 * nr * sizeof *vs);
 	uint8_t *tb = branchtargets(fb), *xb = calloc(fb->nstmt + 1, 1);
+	int32_t *amap = xmalloc((fa->nstmt + 1) * sizeof *amap);
+	uint32_t nlc;
+	Lc *lc = loopchains(fa, &nlc);
+	Pend pend = {0};
 
+	for (uint32_t k = 0; k < fa->nstmt; k++)
+		amap[k] = -1;
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
 		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom,
-			tally, lastw, maxr, seen, vs, xb};
+			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		/* B's segment runs over waits it adds (a wait A has next
@@ -755,6 +908,7 @@ body(Func *fa, Func *fb, Buf *why)
 				rc = fail(why, fa, &fa->stmt[i],
 					"fixed statement '%s' changed or moved",
 					text(fa, &fa->stmt[i]));
+			amap[i] = (int32_t)j;
 			i++;
 			j++;
 		} else if (i < fa->nstmt || j < fb->nstmt) {
@@ -762,6 +916,11 @@ body(Func *fa, Func *fb, Buf *why)
 				"%s", "the bodies end differently");
 		}
 	}
+	if (!rc && pend.n)
+		rc = loopvalues(fa, fb, amap, &pend, why);
+	free(pend.v);
+	free(lc);
+	free(amap);
 	free(ma);
 	free(mb);
 	free(tb);
