@@ -1,5 +1,6 @@
-# fuzz.cmake: the libFuzzer target over the front end (PTXPRESS_FUZZ,
-# clang only), and a short fuzz run as a test.  The test builds the
+# fuzz.cmake: the libFuzzer targets over the front end and over opt's
+# passes with the validator as the oracle (PTXPRESS_FUZZ, clang only),
+# and a short run of each as a test.  The test builds the
 # fuzzer itself with clang when this build has no fuzz target (a gcc
 # build), and skips (77) when there is no clang at all.
 
@@ -24,9 +25,15 @@ if(PTXPRESS_FUZZ)
   target_link_libraries(fuzzfront PRIVATE ptxfuzzcore)
   target_link_options(fuzzfront PRIVATE
     -fsanitize=fuzzer,address,undefined)
+  add_executable(fuzzopt ${FUZZ_DIR}/fuzzopt.c)
+  target_link_libraries(fuzzopt PRIVATE ptxfuzzcore)
+  target_link_options(fuzzopt PRIVATE
+    -fsanitize=fuzzer,address,undefined)
   set(FUZZ_EXE $<TARGET_FILE:fuzzfront>)
+  set(FUZZOPT_EXE $<TARGET_FILE:fuzzopt>)
 else()
   set(FUZZ_EXE "")
+  set(FUZZOPT_EXE "")
 endif()
 
 find_program(FUZZ_CLANG NAMES clang clang-18 clang-17 clang-16 clang-15
@@ -35,4 +42,9 @@ add_test(NAME fuzz.short COMMAND sh ${FUZZ_DIR}/run.sh
   -t 60 -e "${FUZZ_EXE}" -c "${FUZZ_CLANG}" -g ${GEN}
   -w ${CMAKE_CURRENT_BINARY_DIR}/fuzzwork)
 set_tests_properties(fuzz.short PROPERTIES SKIP_RETURN_CODE 77
+  TIMEOUT 400 LABELS "fuzz;slow")
+add_test(NAME fuzzopt.short COMMAND sh ${FUZZ_DIR}/run.sh -n fuzzopt
+  -t 60 -e "${FUZZOPT_EXE}" -c "${FUZZ_CLANG}" -g ${GEN}
+  -w ${CMAKE_CURRENT_BINARY_DIR}/fuzzoptwork)
+set_tests_properties(fuzzopt.short PROPERTIES SKIP_RETURN_CODE 77
   TIMEOUT 400 LABELS "fuzz;slow")

@@ -636,6 +636,7 @@ int cmdvalidate(int, char **);
 /* ---- opt.c ---- */
 int optimize(Optreq *, const char *src, size_t n, Buf *out);
 void optdefaults(Optreq *);
+long optpipeline(Module *, const char *pipeline, uint64_t seed);
 int cmdopt(int, char **);
 
 /* ---- verify.c ---- */

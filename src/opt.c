@@ -169,6 +169,21 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 	return moved;
 }
 
+/* Runs a pipeline ("remat,sched=bu") over every function of m, as opt
+ * does for one variant; for the opt fuzzer and whoever else holds a
+ * module.  Returns what the passes moved or inserted, or -1 when the
+ * pipeline does not parse. */
+long
+optpipeline(Module *m, const char *pipeline, uint64_t seed)
+{
+	Pipe p;
+	Scope sc = {0};
+
+	if (pipeparse(pipeline, seed, &p))
+		return -1;
+	return (long)runpipe(m, &p, &sc, 0);
+}
+
 /* ---- variants and their figures ---- */
 
 typedef struct Fig { long spill, stack; int regs; int ok; } Fig;

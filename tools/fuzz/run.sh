@@ -1,16 +1,19 @@
 #!/bin/sh
-# Runs the front-end fuzzer for a while.  Seeds: corpus/, the test files,
+# Runs a fuzzer for a while: fuzzfront (the front end, the default) or,
+# with -n fuzzopt, opt's passes with the validator as the oracle.
+# Seeds: corpus/, the test files,
 # and ../shared/corpus when it is there (read, never copied).  New inputs
 # go to WORK/corpus; a crash leaves WORK/crash-* and exits non-zero.
 # Without a built fuzzer (-e) it builds one with clang (-c) from the
 # sources and the generated scanner and parser (-g); with neither it
 # skips (exit 77).
-# usage: run.sh [-t SECONDS] [-j JOBS] [-e FUZZER] [-c CLANG] [-g GEN]
-#               [-w WORK] [-- libFuzzer flags...]
+# usage: run.sh [-n NAME] [-t SECONDS] [-j JOBS] [-e FUZZER] [-c CLANG]
+#               [-g GEN] [-w WORK] [-- libFuzzer flags...]
 set -u
-t=60 j=1 exe="" cc="" gen="" work=${TMPDIR:-/tmp}/ptxfuzz
-while getopts t:j:e:c:g:w: o; do
+t=60 j=1 exe="" cc="" gen="" work=${TMPDIR:-/tmp}/ptxfuzz name=fuzzfront
+while getopts n:t:j:e:c:g:w: o; do
 	case $o in
+	n) name=$OPTARG ;;
 	t) t=$OPTARG ;; j) j=$OPTARG ;; e) exe=$OPTARG ;; c) cc=$OPTARG ;;
 	g) gen=$OPTARG ;; w) work=$OPTARG ;; *) exit 2 ;;
 	esac
@@ -25,7 +28,7 @@ if [ -z "$exe" ] || [ ! -x "$exe" ]; then
 	if [ ! -f "$gen/ptx.tab.c" ] || [ ! -f "$gen/ptx.lex.c" ]; then
 		echo "fuzz: no generated parser in '$gen'; skipped"; exit 77
 	fi
-	exe=$work/fuzzfront
+	exe=$work/$name
 	src=$(ls "$top"/src/*.c "$top"/passes/*.c 2>/dev/null |
 		grep -v '/src/main\.c$')
 	new=$(find "$top/src" "$top/passes" "$top/tools/fuzz" "$gen" \
@@ -37,7 +40,7 @@ if [ -z "$exe" ] || [ ! -x "$exe" ]; then
 			-fno-sanitize-recover=all -fno-omit-frame-pointer \
 			-D_POSIX_C_SOURCE=200809L -DPTXPRESS_VERSION='"fuzz"' \
 			-DPTXPRESS_DEBUG -I"$top/src" -I"$gen" -w \
-			"$top/tools/fuzz/fuzzfront.c" $src "$gen/ptx.tab.c" \
+			"$top/tools/fuzz/$name.c" $src "$gen/ptx.tab.c" \
 			"$gen/ptx.lex.c" -lm -o "$exe" || exit 1
 	fi
 fi

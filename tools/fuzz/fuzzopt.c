@@ -1,0 +1,79 @@
+/* fuzzopt.c: libFuzzer target over opt's passes, the validator as the
+ * oracle.  The input is PTX (the seeds are the corpus and the tests, as
+ * they are); a hash of it picks the pipeline and the seed.  When the
+ * PTX parses and checks clean, the pipeline runs over every function
+ * (no ptxas: the rewrite itself), the result is printed losslessly and
+ * must parse again, and the validator must prove it.  The passes and
+ * the validator are written apart (see validate.c); a rewrite one makes
+ * and the other refuses is a bug in one of them, so it aborts here,
+ * whichever side it turns out to be on.  Crashes, leaks, UB and hangs in
+ * either count too. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+const char *progname = "fuzzopt";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
+
+static const char *const pipes[] = {
+	"sched=bu", "sched=td", "sched=bu-rand", "sched=td-rand", "sink",
+	"mix", "softmax=4", "softmax=1", "moves", "remat", "remat=roles",
+	"remat=loop", "wgwait", "budget", "remat,sched=bu",
+	"remat=loop,sched=td", "wgwait,remat,sched=td", "moves,sched=bu,sink",
+};
+
+static NORETURN void
+fail(const char *pipe, const char *what, const char *detail)
+{
+	fprintf(stderr, "fuzzopt: %s: %s\n%s", pipe, what,
+		detail ? detail : "");
+	abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	if (!n || n > 65536)
+		return 0;
+	uint64_t h = fnv((const char *)data, n);
+	const char *pipe = pipes[h % countof(pipes)];
+	uint64_t seed = h / countof(pipes) % 1000;
+	size_t len = n;
+	char *src = xmalloc(len);
+	Diag d = {0};
+
+	memcpy(src, data, len);
+	d.quiet = 1;
+	Module *a = parse("fuzz.ptx", src, len, &d);
+	if (!a->nerr)
+		check(a, &d);
+	if (a->nerr || d.nerr) {       /* opt takes only clean input */
+		afree(a->a);
+		free(src);
+		return 0;
+	}
+	Diag d2 = {0};
+	d2.quiet = 1;
+	Module *b = parse("fuzz.ptx", src, len, &d2);
+	if (optpipeline(b, pipe, seed) < 0)
+		fail(pipe, "the pipeline does not parse", 0);
+	Buf text = {0}, why = {0};
+	emitlossless(&text, b);
+	if (b->rawlen > b->len)
+		bput(&text, b->src + b->len, b->rawlen - b->len);
+	Diag d3 = {0};
+	d3.quiet = 1;
+	Module *re = parse("fuzz.ptx", text.p ? text.p : "", text.n, &d3);
+	if (re->nerr)
+		fail(pipe, "the rewrite does not parse", text.p);
+	if (validate(a, re, &why))
+		fail(pipe, "the validator refuses the rewrite", why.p);
+	afree(re->a);
+	afree(b->a);
+	afree(a->a);
+	free(text.p);
+	free(why.p);
+	free(src);
+	return 0;
+}
