@@ -754,6 +754,18 @@ extrawait(Func *f, const uint8_t *targets, uint32_t j)
 	return 0;
 }
 
+/* A special register whose value may change while the thread runs
+ * (%warpid, %smid, ...): anything but a launch constant or %laneid. */
+static int
+volatilereg(Opnd *o)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		if (volatilereg(&o->sub[i]))
+			return 1;
+	return o->kind == Preg && o->reg < 0 && !launchvalue(o)
+		&& strcmp(o->s, "%laneid");
+}
+
 /* A's definitions remat=loop may copy: pure arithmetic (no memory, no
  * ordering, no division), unguarded, writing one register nothing else
  * writes.  The copy reads what the definition reads, so it is the same
@@ -782,7 +794,13 @@ loopchains(Func *f, uint32_t *n)
 		|| opdefs(s) != D0 || s->opd[0].kind != Preg
 		|| s->opd[0].reg < 0 || writes[s->opd[0].reg] != 1)
 			continue;
-		lc[(*n)++] = (Lc){text(f, s), i};
+		/* special registers other than launch constants (%warpid,
+		 * %smid, ...) may read differently when run again */
+		int special = 0;
+		for (uint32_t k = 1; k < s->nop; k++)
+			special |= volatilereg(&s->opd[k]);
+		if (!special)
+			lc[(*n)++] = (Lc){text(f, s), i};
 	}
 	free(writes);
 	if (*n)
