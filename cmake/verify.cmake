@@ -46,6 +46,11 @@ foreach(t ${_vcorpus})
   add_test(NAME verify/corpus/${_n} COMMAND ptxverify --check ${t})
 endforeach()
 
+# opt --time on the mock driver (needs the ptxpress executable and ptxas)
+add_test(NAME verify/opt-time COMMAND sh ${_vdir}/opttime.sh
+  $<TARGET_FILE:ptxpress> $<TARGET_FILE:mockcuda> ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(verify/opt-time PROPERTIES SKIP_RETURN_CODE 77)
+
 add_test(NAME verify/gpu
   COMMAND ptxverify --runs 3 --warmup 1 --ref-rows 16
     ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx

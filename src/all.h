@@ -350,6 +350,10 @@ typedef struct Optreq {
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
+	const char *timel;         /* --time: a launch description; the
+	                            * search's candidates for its kernel are
+	                            * run on the GPU and the fastest kept */
+	int truns;                 /* --time-runs */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */

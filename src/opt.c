@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <pthread.h>
 #include "all.h"
+#include "verify.h"
 
 /* ---- pipelines ---- */
 
@@ -364,6 +365,12 @@ helpopt(FILE *f)
 "  --report FMT     before/after table on stderr: text (default), json\n"
 "  --no-budget      leave setmaxnreg budgets as they are in the search\n"
 "                   (by default kernels with setmaxnreg also try budget)\n"
+"  --time LAUNCH    with a GPU: run the search's best candidates for the\n"
+"                   kernel LAUNCH names (doc/launch.md) against the\n"
+"                   input, each output bit for bit, and keep the fastest\n"
+"                   if it is 1 %% faster, else the input (fewer spills\n"
+"                   are not always faster); without a GPU, a note\n"
+"  --time-runs N    timed runs per candidate (default 20)\n"
 "  --regs           also take a variant that only saves registers (by\n"
 "                   default a kernel is rewritten only when it spills\n"
 "                   less: fewer registers can run slower)\n"
@@ -401,6 +408,10 @@ optargs(int argc, char **argv, Optreq *o)
 			o->jobs = atoi(argv[++i]);
 		else if (!strcmp(a, "--tries") && more)
 			o->tries = atoi(argv[++i]);
+		else if (!strcmp(a, "--time") && more)
+			o->timel = argv[++i];
+		else if (!strcmp(a, "--time-runs") && more)
+			o->truns = atoi(argv[++i]);
 		else if (!strcmp(a, "--seed") && more)
 			o->seed = strtoull(argv[++i], 0, 10);
 		else if (!strcmp(a, "--report") && more)
@@ -582,6 +593,91 @@ proven(Optreq *o, Module *orig, Module *m, Buf *text)
 	return rc;
 }
 
+/* --time: the kernel the launch names, its candidates (the variants
+ * that spill less than the input, best first by ptxas's figures, at
+ * most Maxtimed of them), each assembled, proven and run against the
+ * input on the GPU; the fastest bit-identical one stays if it is at
+ * least 1 % faster, else the input does. */
+enum { Maxtimed = 4 };
+
+static void
+timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
+	Var *var, int nv)
+{
+	char *kname = launchkernel(o->timel), why[512];
+	Kern *x = 0;
+	int cand[Maxtimed], nc = 0;
+
+	for (int i = 0; i < nk && kname; i++)
+		if (!strcmp(k[i].name, kname))
+			x = &k[i];
+	if (!x) {
+		if (o->log)
+			fprintf(o->log, "%s: --time: no kernel '%s' here\n",
+				progname, kname ? kname : "?");
+		free(kname);
+		return;
+	}
+	/* candidates: less spill than the input, best first */
+	uint8_t *taken = calloc((size_t)nv, 1);
+	while (nc < Maxtimed) {
+		int b = -1;
+		Fig bf = {0};
+		for (int j = 1; j < nv; j++) {
+			Fig g = figure(&var[j].res, x->name);
+			if (!taken[j] && g.ok && g.spill < x->before.spill
+			&& (b < 0 || better(g, bf)))
+				b = j, bf = g;
+		}
+		if (b < 0)
+			break;
+		taken[b] = 1;
+		cand[nc++] = b;
+	}
+	free(taken);
+	double bestr = 1;
+	int best = 0, skipped = 0;
+	for (int c = 0; c < nc && !skipped; c++) {
+		Diag d = {0};
+		Buf text = {0};
+		Module *m = parse(o->in, src, n, &d);
+		runpipe(m, &var[cand[c]].pipe, &o->sc, x->name);
+		double r = 1;
+		int rc = proven(o, orig, m, &text) ? -1
+			: vpair(o->timel, src, text.p ? text.p : "",
+			o->truns > 0 ? o->truns : 20, 5, &r, why, sizeof why);
+		afree(m->a);
+		free(text.p);
+		if (rc == VSkip) {
+			skipped = 1;
+			if (o->log)
+				fprintf(o->log, "%s: --time: no CUDA device "
+					"(%s); ptxas's figures decide\n",
+					progname, why);
+			break;
+		}
+		if (o->log)
+			fprintf(o->log, "%s: --time: %s: %s: %s, NEW/ORIG "
+				"%.4f\n", progname, x->name,
+				var[cand[c]].pipe.text, rc == 0
+				? "bit-identical" : rc < 0 ? "not proven"
+				: "FAILED", r);
+		if (rc == 0 && r < bestr)
+			bestr = r, best = cand[c];
+	}
+	if (!skipped && nc) {
+		if (bestr > 0.99)
+			best = 0;
+		x->best = best;
+		x->after = figure(&var[best].res, x->name);
+		if (o->log)
+			fprintf(o->log, "%s: --time: %s: keeping %s\n",
+				progname, x->name, best ? var[best].pipe.text
+				: "the input (no candidate 1 % faster)");
+	}
+	free(kname);
+}
+
 static int
 search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 {
@@ -640,6 +736,8 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 			x->best = 0;
 		}
 	}
+	if (o->timel)
+		timed(o, src, n, orig, k, nk, var, nv);
 	if (var[0].res.status != 0 && var[0].res.log && o->log)
 		fprintf(o->log, "%s: ptxas rejects the input:\n%s", progname,
 			var[0].res.log);
@@ -752,6 +850,8 @@ cmdopt(int argc, char **argv)
 	o.log = stderr;
 	if ((rc = optargs(argc, argv, &o)))
 		return rc < 0 ? 0 : rc;
+	if (o.timel)            /* a bad launch file stops here, exit 2 */
+		free(launchkernel(o.timel));
 	if (o.search > 0) {
 		char *p = ptxasfind(o.ptxas);
 		if (!p) {

@@ -9,6 +9,7 @@
  * (default 1: builds run jobs of their own). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "all.h"
 
 /* One report line per kernel, so callers can log what was done even
@@ -67,6 +68,18 @@ rewrite(const char *path, const char *src, size_t n,
 	} else if (strcmp(pipeline, "search")) {
 		o.search = 0;
 		o.pipe = pipeline;
+	}
+	/* PTXPRESS_TIME=DIR: a kernel with DIR/NAME.launch is timed on the
+	 * GPU among its candidates (opt --time) */
+	const char *tdir = getenv("PTXPRESS_TIME");
+	char tl[4096];
+	for (uint32_t i = 0; tdir && *tdir && !o.timel && i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->entry || !f->body)
+			continue;
+		snprintf(tl, sizeof tl, "%s/%s.launch", tdir, f->name);
+		if (!access(tl, R_OK))
+			o.timel = tl;
 	}
 	rc = optimize(&o, src, n, &b);
 	if (rc < 0) {

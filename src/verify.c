@@ -828,6 +828,7 @@ refcompare(const Vlaunch *l, void *const host[], void *const res[2],
 typedef struct Opt {
 	const char *path[3];	/* ORIG.ptx NEW.ptx LAUNCH */
 	int runs, warmup, json, check;
+	int quiet;		/* vpair: no table, no JSON */
 	uint64_t seed;
 	long long refrows;
 } Opt;
@@ -1402,7 +1403,9 @@ run(Run *r)
 		/* launchparse made sure o is an out or inout buffer */
 		refcompare(r->l, r->host, r->out[j].res, r->refrows, r->err);
 	}
-	if (r->o->json)
+	if (r->o->quiet)
+		;
+	else if (r->o->json)
 		json(r);
 	else
 		table(r);
@@ -1455,4 +1458,64 @@ cmdverify(int argc, char **argv)
 	rc = run(r);
 	freeall();
 	return rc;
+}
+
+/* For opt --time: runs LAUNCH from two PTX texts as `verify` does, with
+ * nothing printed.  *ratio is NEW's median over ORIG's.  Returns 0 pass
+ * (outputs bit-identical, fully written, stable, within the reference),
+ * 1 fail, VSkip no device (why says so).  A bad launch file exits 2, as
+ * verify does; opt reads it with launchread first. */
+int
+vpair(const char *lpath, const char *orig, const char *rew, int runs,
+	int warmup, double *ratio, char *why, size_t nwhy)
+{
+	Opt o = {.runs = runs, .warmup = warmup, .seed = 1, .refrows = 64,
+		.quiet = 1};
+	Vlaunch l;
+	Run *r;
+	size_t n;
+	char *text = readfile(lpath, &n);
+	int rc;
+
+	o.path[0] = "ORIG", o.path[1] = "NEW", o.path[2] = lpath;
+	launchparse(&l, lpath, text, n);
+	r = alloc(sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->o = &o;
+	r->l = &l;
+	r->s[0].path = "ORIG", r->s[1].path = "NEW";
+	r->s[0].ptx = strdupn(orig, strlen(orig));
+	r->s[1].ptx = strdupn(rew, strlen(rew));
+	why[0] = 0;
+	if (cuopen(why, nwhy) == 0) {
+		cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
+		if (runnable(r->s[0].ptx, r->cc, why, nwhy)
+		    && runnable(r->s[1].ptx, r->cc, why, nwhy))
+			why[0] = 0;
+	}
+	if (why[0]) {
+		freeall();
+		return VSkip;
+	}
+	rc = run(r);
+	*ratio = r->s[0].med > 0 ? r->s[1].med / r->s[0].med : 1;
+	freeall();
+	return rc;
+}
+
+/* The kernel a launch file names (opt --time checks the file up front:
+ * a bad one exits 2 here, before any work).  The name is malloc'd. */
+char *
+launchkernel(const char *lpath)
+{
+	Vlaunch l;
+	size_t n;
+	char *text = readfile(lpath, &n), *k;
+
+	launchparse(&l, lpath, text, n);
+	k = malloc(strlen(l.kernel) + 1);
+	if (k)
+		strcpy(k, l.kernel);
+	freeall();
+	return k;
 }

@@ -56,6 +56,9 @@ typedef struct Vfn {
 
 /* verify.c */
 int cmdverify(int argc, char **argv);
+int vpair(const char *launch, const char *orig, const char *rew, int runs,
+	int warmup, double *ratio, char *why, size_t nwhy);
+char *launchkernel(const char *launch);
 void launchparse(Vlaunch *, const char *file, const char *text, size_t len);
 void launchprint(FILE *, const Vlaunch *);
 size_t vtypesize(Vtype);

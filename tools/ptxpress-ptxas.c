@@ -148,7 +148,9 @@ help(void)
 "  PTXPRESS_PTXAS      the real ptxas (default: the first ptxas on PATH\n"
 "                      that is not this program, then\n"
 "                      /usr/local/cuda/bin/ptxas)\n"
-"  PTXPRESS_PIPELINE   the rewrite pipeline (default: the best one)\n"
+"  PTXPRESS_PIPELINE   the rewrite pipeline (default: the best one)\n""  PTXPRESS_TIME=DIR   with a GPU: a kernel that has DIR/NAME.launch\n"
+"                      (doc/launch.md) is timed among its candidates\n"
+"                      and the fastest kept (opt --time)\n"
 "  PTXPRESS_STRICT=1   make a failed rewrite an error, not a warning\n"
 "  PTXPRESS_PTX_VERSION=auto  lower a .version newer than the real\n"
 "                      ptxas takes to its own (off by default)\n"
@@ -295,7 +297,8 @@ key(Run *r, In *in, char out[65])
 	hfield(&h, r->ptxasver, strlen(r->ptxasver));
 	hfield(&h, r->pipeline, strlen(r->pipeline));
 	/* the search's other knobs change the result too */
-	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED"};
+	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED",
+		"PTXPRESS_TIME"};
 	for (size_t i = 0; i < countof(knobs); i++) {
 		const char *v = getenv(knobs[i]);
 		hfield(&h, v ? v : "", v ? strlen(v) : 0);

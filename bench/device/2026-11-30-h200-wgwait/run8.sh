@@ -1,7 +1,7 @@
 #!/bin/bash
 # Third session: wgwait (a wgmma.wait_group before the loop's back edge)
 # and the wgmma liveness fix.  Triton FMHA with CUDA 13.0's ptxas on both
-# sides: plain vs ptxpress-ptxas (default search, 12 tries), fp16 and
+# sides: plain vs ptxpress-ptxas (default search, 8 tries), fp16 and
 # bf16, plain again; each kernel's PTX kept.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH

@@ -1,0 +1,45 @@
+#!/bin/sh
+# opt --time on the mock driver: the search's candidates for our
+# spilling d256 kernel are run against the input.  The mock times every
+# NEW side at MOCKCUDA_NEW_MS (ORIG at 1 ms), so: 0.9 keeps the best
+# candidate, 1.1 keeps the input (no candidate 1 % faster), and a
+# candidate whose output differs (MOCKCUDA_CORRUPT) is never kept.
+# Without a driver at all, ptxas's figures decide.  Needs ptxas (77).
+# usage: opttime.sh PTXPRESS MOCKLIB TOPDIR
+set -u
+px=$1 mock=$2 top=$3
+command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+in=$top/corpus/fmha_sm90a.ptx l=$top/tests/verify/opttime.launch
+k=fmha_fwd_f16_d256_m64_n128
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+run() { # name env... -- expectations
+	name=$1; shift
+	env PTXPRESS_LIBCUDA="$mock" "$@" "$px" opt "$in" --kernel $k \
+		--time "$l" --time-runs 3 --tries 4 -j 2 -o "$tmp/$name.ptx" \
+		>"$tmp/$name.log" 2>&1
+}
+want() { # name text
+	grep -qF -- "$2" "$tmp/$1.log" || {
+		echo "FAIL $1: missing '$2'"; sed 's/^/  | /' "$tmp/$1.log"
+		fail=1; }
+}
+run fast MOCKCUDA_NEW_MS=0.9
+want fast "--time: $k: remat"
+want fast "bit-identical, NEW/ORIG 0.9000"
+want fast "--time: $k: keeping remat"
+cmp -s "$in" "$tmp/fast.ptx" && { echo "FAIL fast: the input was kept"; fail=1; }
+run slow MOCKCUDA_NEW_MS=1.1
+want slow "NEW/ORIG 1.1000"
+want slow "keeping the input (no candidate 1 % faster)"
+cmp -s "$in" "$tmp/slow.ptx" || { echo "FAIL slow: the output is not the input"; fail=1; }
+run wrong MOCKCUDA_NEW_MS=0.9 MOCKCUDA_CORRUPT=1
+want wrong "FAILED"
+want wrong "keeping the input"
+cmp -s "$in" "$tmp/wrong.ptx" || { echo "FAIL wrong: the output is not the input"; fail=1; }
+run nodev PTXPRESS_LIBCUDA=/nonexistent/libcuda.so.1
+want nodev "--time: no CUDA device"
+want nodev "ptxas's figures decide"
+[ $fail -eq 0 ] && echo "opttime: 4 cases passed"
+exit $fail
