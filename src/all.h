@@ -354,6 +354,7 @@ typedef struct Optreq {
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
 	int truns;                 /* --time-runs */
+	int cpu;                   /* --cpu: own CPU time next to ptxas's */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */

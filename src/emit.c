@@ -73,6 +73,22 @@ bspan(Buf *b, Module *m, Span s)
 
 /* ---- printing from the IR ---- */
 
+/* A decimal integer without printf: the validator prints every
+ * statement it compares, .loc lines included, so this is hot. */
+static void
+bint(Buf *b, long v)
+{
+	char t[24], *p = t + sizeof t;
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	bput(b, p, (size_t)(t + sizeof t - p));
+}
+
 void
 printop(Buf *b, Opnd *o)
 {
@@ -179,15 +195,26 @@ printstmt(Buf *b, Func *f, Stmt *s)
 		bputs(b, ";");
 		break;
 	case Slabel:
-		bprintf(b, "%s:", s->name);
+		bputs(b, s->name);
+		bputs(b, ":");
 		break;
 	case Sloc:
-		bprintf(b, ".loc %d %d %d", s->loc[0], s->loc[1], s->loc[2]);
-		if (s->locfn)
-			bprintf(b, ", function_name %s", s->locfn);
-		if (s->locfn && (s->inl[0] || s->inl[1]))
-			bprintf(b, ", inlined_at %d %d %d", s->inl[0], s->inl[1],
-				s->inl[2]);
+		bputs(b, ".loc");
+		for (int k = 0; k < 3; k++) {
+			bputs(b, " ");
+			bint(b, s->loc[k]);
+		}
+		if (s->locfn) {
+			bputs(b, ", function_name ");
+			bputs(b, s->locfn);
+		}
+		if (s->locfn && (s->inl[0] || s->inl[1])) {
+			bputs(b, ", inlined_at");
+			for (int k = 0; k < 3; k++) {
+				bputs(b, " ");
+				bint(b, s->inl[k]);
+			}
+		}
 		break;
 	case Sdecl:
 		printdecl(b, s->decl, 1);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include "all.h"
 #include "verify.h"
 
@@ -371,6 +372,8 @@ helpopt(FILE *f)
 "                   if it is 1 %% faster, else the input (fewer spills\n"
 "                   are not always faster); without a GPU, a note\n"
 "  --time-runs N    timed runs per candidate (default 20)\n"
+"  --cpu            say how much CPU time ptxpress itself took next to\n"
+"                   the ptxas runs of the search\n"
 "  --regs           also take a variant that only saves registers (by\n"
 "                   default a kernel is rewritten only when it spills\n"
 "                   less: fewer registers can run slower)\n"
@@ -433,6 +436,8 @@ optargs(int argc, char **argv, Optreq *o)
 			o->inplace = 1;
 		else if (!strcmp(a, "--regs"))
 			o->regs = 1;
+		else if (!strcmp(a, "--cpu"))
+			o->cpu = 1;
 		else if (!strcmp(a, "--no-budget"))
 			o->nobudget = 1;
 		else if ((a[0] != '-' || !a[1]) && !o->in)
@@ -824,6 +829,28 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	return rc;
 }
 
+/* --cpu: the tool's own CPU time next to ptxas's.  opt spawns nothing
+ * but ptxas, so the waited-for children's time is ptxas's; reading,
+ * the passes, the proofs and writing are the process's own. */
+static void
+cpuline(Optreq *o)
+{
+	struct rusage self, kids;
+	double a, b;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	a = (double)self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6
+		+ (double)self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6;
+	b = (double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6
+		+ (double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6;
+	fprintf(o->log ? o->log : stderr, "%s: CPU: ptxpress %.3f s, ptxas "
+		"%.3f s%s\n", progname, a, b, b > 0 ? "" : " (not run)");
+	if (b > 0)
+		fprintf(o->log ? o->log : stderr, "%s: CPU: ptxpress's own "
+			"work is %.1f %% of ptxas's\n", progname, 100 * a / b);
+}
+
 void
 optdefaults(Optreq *o)
 {
@@ -876,6 +903,8 @@ cmdopt(int argc, char **argv)
 	}
 	rc = writeatomic(o.out, text.p ? text.p : "", text.n, o.inplace, o.in)
 		? 2 : 0;
+	if (o.cpu)
+		cpuline(&o);
 	free(text.p);
 	free(src);
 	return rc;

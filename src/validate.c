@@ -373,6 +373,18 @@ pending(Seg *g, Str t, uint32_t j)
 	return 1;
 }
 
+typedef struct Tj { Str t; uint32_t j; } Tj;
+
+static int
+tjcmp(const void *a, const void *b)
+{
+	const Tj *x = a, *y = b;
+
+	if (x->t != y->t)
+		return (uintptr_t)x->t < (uintptr_t)y->t ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
 /* Pairs each statement of A's segment with one of B's equal text, the
  * k-th occurrence with the k-th; pos[i] is its place in B. */
 static int
@@ -382,23 +394,44 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	uint8_t *used = calloc(nb + 1, 1);
 	Str fixed = g->a1 < g->fa->nstmt ? text(g->fa, &g->fa->stmt[g->a1])
 		: "the end";
+	/* B's statements sorted by text, then place: each text's run is
+	 * taken in B's order, so the k-th of A pairs with the k-th of B
+	 * without a scan per statement (segments run to thousands) */
+	Tj *sb = xmalloc((nb + 1) * sizeof *sb);
+	uint32_t *next = xmalloc((nb + 1) * sizeof *next);
 
+	for (uint32_t j = 0; j < nb; j++)
+		sb[j] = (Tj){tb[j], j};
+	if (nb)
+		qsort(sb, nb, sizeof *sb, tjcmp);
+	for (uint32_t j = 0; j < nb; j++)    /* next[run start]: cursor */
+		next[j] = j;
 	for (uint32_t i = 0; i < na; i++) {
-		uint32_t j;
-		for (j = 0; j < nb; j++)
-			if (!used[j] && tb[j] == ta[i])
-				break;
-		if (j == nb) {
+		uint32_t lo = 0, hi = nb;
+		while (lo < hi) {       /* the run of ta[i]: its first place */
+			uint32_t mid = lo + (hi - lo) / 2;
+			if ((uintptr_t)sb[mid].t < (uintptr_t)ta[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		uint32_t k = lo < nb && sb[lo].t == ta[i] ? next[lo] : nb;
+		if (k == nb || sb[k].t != ta[i]) {
 			free(used);
+			free(sb);
+			free(next);
 			bprintf(g->why, "%s: line %u: '%s' is missing here: "
 				"moved across '%s', changed, or removed without "
 				"proof\n", g->fa->name,
 				g->fa->stmt[g->orig[i]].pos.line, ta[i], fixed);
 			return -1;
 		}
-		used[j] = 1;
-		pos[i] = j;
+		next[lo] = k + 1;
+		used[sb[k].j] = 1;
+		pos[i] = sb[k].j;
 	}
+	free(sb);
+	free(next);
 	for (uint32_t j = 0; j < nb; j++)
 		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j])
 		&& !pending(g, tb[j], g->b0 + j)) {
