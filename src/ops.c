@@ -256,15 +256,25 @@ hasmod(const Stmt *s, const char *m)
 int
 specialreg(Str s)
 {
-	static const char *const v[] = {
-		"%clock", "%clock64", "%globaltimer", "%globaltimer_lo",
-		"%globaltimer_hi", "%pm0", "%pm1", "%pm2", "%pm3", "%pm4",
-		"%pm5", "%pm6", "%pm7", "%pm0_64",
-	};
+	/* what reads a clock or a counter: %clock, %clock_hi, %clock64,
+	 * %globaltimer*, %pm0..%pm7 and %pm0_64..%pm7_64 (any %pm name:
+	 * check accepts them all, and the validator fixes them all) */
+	static const char *const v[] = {"%clock", "%globaltimer", "%pm"};
+
 	for (size_t i = 0; i < countof(v); i++)
-		if (!strcmp(s, v[i]))
+		if (!strncmp(s, v[i], strlen(v[i])))
 			return 1;
 	return 0;
+}
+
+/* An operand that reads a clock or counter, inside vectors too. */
+static int
+readsclock(const Opnd *o)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		if (readsclock(&o->sub[i]))
+			return 1;
+	return o->kind == Preg && o->reg < 0 && specialreg(o->s);
 }
 
 /* The table's class, sharpened by modifiers and operands: carry-flag
@@ -284,7 +294,7 @@ opklass(const Stmt *s)
 		return Kord;
 	if (k == Kpure || k == Kcoll)
 		for (uint32_t i = 0; i < s->nop; i++)
-			if (s->opd[i].kind == Preg && specialreg(s->opd[i].s))
+			if (readsclock(&s->opd[i]))
 				return Kfull;
 	return k;
 }
