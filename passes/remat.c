@@ -90,7 +90,6 @@ typedef struct Rm {
 	uint32_t nins, cap;
 	uint8_t *seen;           /* per register: done in this region */
 	uint32_t *ndefs;         /* per register: writes in the function */
-	uint8_t **dom;           /* per load statement: what it dominates */
 	uint8_t *leaf;           /* per statement: constant by itself */
 	uint8_t *uni;            /* per register: also the same in every
 	                          * thread */
@@ -133,9 +132,9 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	Stmt *s = &f->stmt[d];
 	if (s->op == Old && hasmod(s, ".nc")) {
 		/* a load runs again only where it has surely run */
-		if (!r->dom[d])
-			r->dom[d] = dominated(f, (uint32_t)d);
-		if (!r->dom[d] || !r->dom[d][g->first])
+		if (!r->view)
+			r->view = domnew(f);
+		if (!domdominates(r->view, (uint32_t)d, g->first))
 			return 0;
 	} else if (!r->leaf[d]) {
 		Rv dv = {0}, uv = {0};
@@ -321,7 +320,6 @@ remat(Module *m, Func *f, int mode)
 	}
 	r.ndefs = calloc(n, sizeof *r.ndefs);
 	uint32_t n0 = f->nstmt;
-	r.dom = calloc(n0 + 1, sizeof *r.dom);
 	for (size_t i = 0; i < n; i++)
 		r.def[i] = -1;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -388,7 +386,8 @@ remat(Module *m, Func *f, int mode)
 			free(uv.v);
 		}
 		free(fill);
-		r.view = domnew(f);
+		if (!r.view)
+			r.view = domnew(f);
 		for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
 			changed = 0;
 			for (uint32_t i = 0; i < f->nstmt; i++)
@@ -416,9 +415,6 @@ remat(Module *m, Func *f, int mode)
 	free(r.seen);
 	free(r.ins);
 	free(r.ndefs);
-	for (uint32_t i = 0; i < n0; i++)
-		free(r.dom[i]);
-	free(r.dom);
 	free(r.leaf);
 	free(r.bcast);
 	free(r.uni);

@@ -608,12 +608,12 @@ uint32_t sched(Func *, const Sched *);
 uint32_t moves(Func *);
 
 /* ---- dom.c ---- */
-uint8_t *dominated(Func *, uint32_t at);
 typedef struct Dom Dom;
 Dom *domnew(Func *);
 void domfree(Dom *);
 int domstable(Dom *, uint32_t from, uint32_t to, const uint32_t *site,
 	uint32_t nsite);
+int domdominates(Dom *, uint32_t a, uint32_t b);
 
 /* ---- remat.c ---- */
 enum { Rplain, Rroles, Rloop };   /* remat's modes */

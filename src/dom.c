@@ -79,51 +79,6 @@ build(Func *f, Cfg *g)
 	}
 }
 
-/* dom[i] = 1 when statement `at` runs before statement i on every path
- * from the entry.  NULL if f has no statements. */
-uint8_t *
-dominated(Func *f, uint32_t at)
-{
-	Cfg g = {0};
-	uint8_t *out;
-
-	if (!f->nstmt)
-		return 0;
-	build(f, &g);
-	/* by block: does block `a` (at's) dominate it */
-	uint32_t a = g.blk[at], n = g.n;
-	uint8_t *d = malloc(n), changed = 1;
-	for (uint32_t b = 0; b < n; b++)
-		d[b] = b != 0 || a == 0;
-	d[0] = a == 0;
-	/* d[b]: a dominates b.  a dominates b iff b == a, or b != entry and
-	 * a dominates every predecessor of b (unreached blocks: yes) */
-	while (changed) {
-		changed = 0;
-		for (uint32_t b = 1; b < n; b++) {
-			uint8_t v = 1;
-			if (b != a) {
-				v = g.npred[b] > 0;
-				for (uint32_t k = 0; k < g.npred[b] && v; k++)
-					v = d[g.pred[b][k]];
-			}
-			if (v != d[b])
-				d[b] = v, changed = 1;
-		}
-	}
-	out = calloc(f->nstmt, 1);
-	for (uint32_t i = 0; i < f->nstmt; i++)
-		out[i] = g.blk[i] == a ? i > at : d[g.blk[i]];
-	free(d);
-	for (uint32_t b = 0; b < n; b++)
-		free(g.pred[b]);
-	free(g.pred);
-	free(g.npred);
-	free(g.blk);
-	free(g.first);
-	return out;
-}
-
 /* ---- a reusable view: dominance and "no write between" ----
  *
  * remat=loop recomputes a value from a register a loop changes (its
@@ -201,7 +156,9 @@ domfree(Dom *d)
 	free(d);
 }
 
-/* dom[b]: block a dominates block b (the fixed point of dominated()) */
+/* dom[b]: block a dominates block b.  a dominates b iff b == a, or b
+ * is not the entry and a dominates every predecessor of b (unreached
+ * blocks: yes). */
 static void
 domblocks(Dom *d, uint32_t a)
 {
@@ -298,4 +255,18 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 			return 0;
 	}
 	return 1;
+}
+
+/* Does statement a run before statement b on every path from the
+ * entry?  Built once per function (domnew), asked many times. */
+int
+domdominates(Dom *d, uint32_t a, uint32_t b)
+{
+	if (!d->f->nstmt || a >= d->f->nstmt || b >= d->f->nstmt)
+		return 0;
+	uint32_t ba = d->g.blk[a], bb = d->g.blk[b];
+	if (ba == bb)
+		return b > a;
+	domblocks(d, ba);
+	return d->dom[bb];
 }

@@ -297,7 +297,7 @@ typedef struct Seg {
 	uint32_t nkonst;
 	int32_t *kload;             /* for loads among them: the statement,
 	                             * else -1 */
-	uint8_t **kdom;             /* what that load dominates, lazily */
+	Dom **adom;                 /* fa's dominance, made when first asked */
 	const uint32_t *tally;      /* vtally(fa) */
 	int32_t *lastw;             /* regorder's, per register of fa */
 	uint32_t *maxr;
@@ -333,9 +333,9 @@ konstant(Seg *g, Str t)
 			return 1;
 		/* a load may fault where it never ran: only where it has
 		 * surely run already */
-		if (!g->kdom[i])
-			g->kdom[i] = dominated(g->fa, (uint32_t)g->kload[i]);
-		return g->kdom[i] && g->kdom[i][g->a0];
+		if (!*g->adom)
+			*g->adom = domnew(g->fa);
+		return domdominates(*g->adom, (uint32_t)g->kload[i], g->a0);
 	}
 	return 0;
 }
@@ -917,7 +917,7 @@ body(Func *fa, Func *fb, Buf *why)
 	int rc = 0;
 	int32_t *kload;
 	Str *konst = konstants(fa, &nk, &kload);
-	uint8_t **kdom = calloc(nk + 1, sizeof *kdom);
+	Dom *adom = 0;
 	uint32_t *tally = vtally(fa);
 	size_t nr = (size_t)fa->nreg + 1;
 	int32_t *lastw = xmalloc(nr * sizeof *lastw);
@@ -933,7 +933,7 @@ body(Func *fa, Func *fb, Buf *why)
 	for (uint32_t k = 0; k < fa->nstmt; k++)
 		amap[k] = -1;
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, kdom,
+		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, &adom,
 			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
@@ -981,9 +981,7 @@ body(Func *fa, Func *fb, Buf *why)
 	free(maxr);
 	free(seen);
 	free(vs);
-	for (uint32_t k = 0; k < nk; k++)
-		free(kdom[k]);
-	free(kdom);
+	domfree(adom);
 	free(kload);
 	free(konst);
 	return rc;
