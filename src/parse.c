@@ -759,21 +759,26 @@ fastinit(Lexer *lx, Loc *l, const char *s, size_t n)
 		lx->col = (uint32_t)(end - bol) + 1;
 	l->last_line = (int)lx->line;
 	l->last_column = (int)lx->col;
+	/* by a table: 1 blank, 2 comma, 3 closing brace, 0 a number's
+	 * byte (the scanner matched only numbers, blanks and commas) */
+	static const uint8_t cls[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 1,
+		['\n'] = 1, [','] = 2, ['}'] = 3};
 	while (*p != '{')
 		p++;
 	*q++ = '{';
 	for (p++;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		uint8_t c = cls[(uint8_t)*p];
+		if (c == 1) {
 			p++;
-		if (*p == ',') {
+		} else if (c == 2) {
 			*q++ = ',', *q++ = ' ', p++;
-			continue;
-		}
-		if (*p == '}')
+		} else if (c == 3) {
 			break;
-		while (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'
-		&& *p != ',' && *p != '}')
-			*q++ = *p++;
+		} else {
+			do
+				*q++ = *p++;
+			while (!cls[(uint8_t)*p]);
+		}
 	}
 	*q++ = '}';
 	*q = 0;

@@ -186,7 +186,14 @@ scrub(char *s, size_t n)
 {
 	size_t i = 0;
 	int ch = 0, end;
+	unsigned char any = 0;
 
+	/* almost always pure ASCII: one pass the compiler vectorizes says
+	 * so, and the comment walk below is skipped */
+	for (size_t k = 0; k < n; k++)
+		any |= (unsigned char)s[k];
+	if (any < 0x80)
+		return 0;
 	while (i < n) {
 		if (s[i] == '"') {
 			for (i++; i < n && s[i] != '"' && s[i] != '\n'; i++)
