@@ -205,6 +205,9 @@ typedef struct Regscratch {
 	int32_t *lastdef;
 	Rv *readers;
 	uint32_t n;
+	Rv d, u;                /* a node's registers, before they are kept */
+	Arena *a;               /* the nodes' register lists, region by
+	                         * region (reset after each) */
 } Regscratch;
 
 static void
@@ -262,7 +265,8 @@ orderedges(Dag *g)
 }
 
 static void
-addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker)
+addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
+	Regscratch *x)
 {
 	Node *n;
 
@@ -278,12 +282,18 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker)
 	if (marker)
 		return;
 	Stmt *s = &f->stmt[ins];
-	Rv d = {0}, u = {0};
-	defuse(s, &d, &u);
-	n->def = d.v;
-	n->ndef = d.n;
-	n->use = u.v;
-	n->nuse = u.n;
+	x->d.n = x->u.n = 0;
+	defuse(s, &x->d, &x->u);
+	if (!x->a)
+		x->a = anew();
+	n->def = alloc(x->a, (x->d.n + 1) * sizeof *n->def);
+	n->use = alloc(x->a, (x->u.n + 1) * sizeof *n->use);
+	if (x->d.n)
+		memcpy(n->def, x->d.v, x->d.n * sizeof *n->def);
+	if (x->u.n)
+		memcpy(n->use, x->u.v, x->u.n * sizeof *n->use);
+	n->ndef = x->d.n;
+	n->nuse = x->u.n;
 	n->klass = (uint8_t)opklass(s);
 	n->space = (uint8_t)spaces(s);
 	n->lat = (uint8_t)opinfo[s->op].lat;
@@ -301,10 +311,10 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 	for (uint32_t i = a; i < b; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind == Slabel) {
-			addnode(g, f, first, i, 1);
+			addnode(g, f, first, i, 1, x);
 			first = i + 1;
 		} else if (s->kind == Sins) {
-			addnode(g, f, first, i, 0);
+			addnode(g, f, first, i, 0, x);
 			first = i + 1;
 		}
 	}
@@ -315,11 +325,8 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 void
 dagfree(Dag *g)
 {
-	for (uint32_t i = 0; i < g->nnode; i++) {
-		free(g->node[i].succ);
-		free(g->node[i].def);
-		free(g->node[i].use);
-	}
+	for (uint32_t i = 0; i < g->nnode; i++)
+		free(g->node[i].succ);   /* def and use: the region's arena */
 	free(g->node);
 	memset(g, 0, sizeof *g);
 }
@@ -342,8 +349,9 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 {
 	uint8_t *tgt = calloc(f->nstmt ? f->nstmt : 1, 1);
 	uint32_t i = 0;
-	Regscratch x = {xmalloc((f->nreg + 1) * sizeof *x.lastdef),
-		calloc(f->nreg + 1, sizeof *x.readers), f->nreg};
+	Regscratch x = {.lastdef = xmalloc((f->nreg + 1) * sizeof *x.lastdef),
+		.readers = calloc(f->nreg + 1, sizeof *x.readers),
+		.n = f->nreg};
 
 	if (!x.readers)
 		die("out of memory");
@@ -376,11 +384,15 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 			build(&g, f, a, last, &x);
 			fn(f, &g, arg);
 			dagfree(&g);
+			areset(x.a);
 		}
 	}
 	for (uint32_t r = 0; r < x.n; r++)
 		free(x.readers[r].v);
 	free(x.readers);
 	free(x.lastdef);
+	free(x.d.v);
+	free(x.u.v);
+	afree(x.a);
 	free(tgt);
 }
