@@ -37,6 +37,10 @@ add_test(NAME optcorpus.shared
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR}/../shared/corpus)
 set_tests_properties(optcorpus.own optcorpus.shared PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 2400)
+add_test(NAME snapcheck COMMAND sh ${CMAKE_SOURCE_DIR}/tests/snapcheck.sh
+  ${PX} ${CMAKE_SOURCE_DIR}/tests/opt ${CMAKE_SOURCE_DIR}/tests/ana
+  ${CMAKE_SOURCE_DIR}/corpus)
+set_tests_properties(snapcheck PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optdet COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optdet.sh
   ${PX} ${CMAKE_SOURCE_DIR}/corpus/fmha_sm90a.ptx fmha_fwd_bf16_d256_m64_n128)
 set_tests_properties(optdet PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -598,6 +598,80 @@ proven(Optreq *o, Module *orig, Module *m, Buf *text)
 	return rc;
 }
 
+/* ---- one parse for the whole search ----
+ * The schedulers, remat and wgwait only permute a function's statement
+ * array or build a new one: a copy of each array taken after parsing
+ * gives the next variant the module as parsed.  moves and budget change
+ * operands in place, so their variants parse afresh.  PTXPRESS_SNAPCHECK
+ * (tests/optcorpus.sh sets it) parses afresh too and compares. */
+typedef struct Snap { Stmt *stmt; uint32_t nstmt; uint8_t dirty; } Snap;
+
+static Snap *
+snapshot(Module *m)
+{
+	Snap *sn = calloc(m->nitem + 1, sizeof *sn);
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		sn[i].stmt = xmalloc((f->nstmt + 1) * sizeof *f->stmt);
+		memcpy(sn[i].stmt, f->stmt, f->nstmt * sizeof *f->stmt);
+		sn[i].nstmt = f->nstmt;
+		sn[i].dirty = f->dirty;
+	}
+	return sn;
+}
+
+static void
+restore(Module *m, const Snap *sn)
+{
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		f->stmt = alloc(m->a, (sn[i].nstmt + 1) * sizeof *f->stmt);
+		memcpy(f->stmt, sn[i].stmt, sn[i].nstmt * sizeof *f->stmt);
+		f->nstmt = sn[i].nstmt;
+		f->dirty = sn[i].dirty;
+	}
+}
+
+static void
+unsnap(Module *m, Snap *sn)
+{
+	for (uint32_t i = 0; i < m->nitem; i++)
+		free(sn[i].stmt);
+	free(sn);
+}
+
+/* Does a pipeline change statements in place (needs its own parse)? */
+static int
+inplace(const Pipe *p)
+{
+	for (int k = 0; k < p->n; k++)
+		if (p->p[k].moves || p->p[k].budget)
+			return 1;
+	return 0;
+}
+
+static void
+snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
+	size_t tn, int maj, int min)
+{
+	Diag d = {0};
+	size_t fn;
+	Module *m = parse(o->in, src, n, &d);
+
+	runpipe(m, p, &o->sc, 0);
+	char *f = forptxas(m, maj, min, &fn);
+	if (fn != tn || memcmp(f, t, tn))
+		die("search: variant %s differs from a fresh parse's",
+			p->text);
+	free(f);
+	afree(m->a);
+}
+
 /* --time: the kernel the launch names, its candidates (the variants
  * that spill less than the input, best first by ptxas's figures, at
  * most Maxtimed of them), each assembled, proven and run against the
@@ -699,18 +773,33 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 		return -1;
 	}
 	var = calloc((size_t)nv, sizeof *var);
+	/* one parse for every variant whose passes only reorder and insert
+	 * statements: each starts from the same statement arrays */
+	Diag d0 = {0};
+	Module *base = parse(o->in, src, n, &d0);
+	Snap *snap = snapshot(base);
+	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
 	for (int i = 0; i < nv; i++) {
-		Diag d = {0};
 		size_t tn;
-		Module *m = parse(o->in, src, n, &d);
+		Module *m = base;
+		if (inplace(&v[i])) {
+			Diag d = {0};
+			m = parse(o->in, src, n, &d);
+		} else
+			restore(base, snap);
 		runpipe(m, &v[i], &o->sc, 0);
 		char *t = forptxas(m, maj, min, &tn);
+		if (check && m == base)
+			snapcheck(o, src, n, &v[i], t, tn, maj, min);
 		var[i].pipe = v[i];
 		snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
 		writetmp(var[i].path, t, tn);
 		free(t);
-		afree(m->a);
+		if (m != base)
+			afree(m->a);
 	}
+	unsnap(base, snap);
+	afree(base->a);
 	Pool pool = {var, nv, 0, ptxas, o->arch, o->args,
 		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);

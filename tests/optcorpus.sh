@@ -15,7 +15,7 @@ for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done
 for f in $(for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.ptx'; done | sort); do
 	"$pv" "$f" >"$tmp/before" 2>/dev/null || continue  # not for this ptxas
 	n=$((n + 1))
-	if ! "$px" opt "$f" -o "$tmp/o.ptx" --tries "${TRIES:-3}" \
+	if ! PTXPRESS_SNAPCHECK=1 "$px" opt "$f" -o "$tmp/o.ptx" --tries "${TRIES:-3}" \
 		2>"$tmp/err"; then
 		echo "FAIL $f: opt failed: $(head -1 "$tmp/err")"
 		bad=$((bad + 1)); continue
