@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "all.h"
+#include "verify.h"
 
 /* One report line per kernel, so callers can log what was done even
  * when nothing was. */
@@ -78,7 +79,7 @@ rewrite(const char *path, const char *src, size_t n,
 		if (m->item[i].kind != Ifunc || !f->entry || !f->body)
 			continue;
 		snprintf(tl, sizeof tl, "%s/%s.launch", tdir, f->name);
-		if (!access(tl, R_OK))
+		if (!access(tl, R_OK) && launchok(tl))
 			o.timel = tl;
 	}
 	rc = optimize(&o, src, n, &b);

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,9 @@ typedef struct Lx {
 	int tlen[NTOK], col[NTOK];
 } Lx;
 
+/* launchok(): a bad description returns here instead of exiting */
+static jmp_buf *catcher;
+
 static _Noreturn void
 errat(const Loc *at, int col, const char *fmt, ...)
 {
@@ -271,6 +275,8 @@ errat(const Loc *at, int col, const char *fmt, ...)
 	for (i = 0; i < col - 1 && (size_t)i < at->len; i++)
 		fputc(at->line[i] == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);
+	if (catcher)
+		longjmp(*catcher, 1);
 	exit(2);
 }
 
@@ -1518,4 +1524,27 @@ launchkernel(const char *lpath)
 		strcpy(k, l.kernel);
 	freeall();
 	return k;
+}
+
+/* Whether a launch description reads clean, its errors printed but not
+ * fatal: the drop-in must not stop a build over a bad one (it then
+ * leaves the kernel untimed). */
+int
+launchok(const char *lpath)
+{
+	jmp_buf jb;
+	Vlaunch l;
+	size_t n;
+	char *text;
+	volatile int ok = 0;
+
+	catcher = &jb;
+	if (!setjmp(jb)) {
+		text = readfile(lpath, &n);
+		launchparse(&l, lpath, text, n);
+		ok = 1;
+	}
+	catcher = 0;
+	freeall();
+	return ok;
 }

@@ -59,6 +59,7 @@ int cmdverify(int argc, char **argv);
 int vpair(const char *launch, const char *orig, const char *rew, int runs,
 	int warmup, double *ratio, char *why, size_t nwhy);
 char *launchkernel(const char *launch);
+int launchok(const char *launch);
 void launchparse(Vlaunch *, const char *file, const char *text, size_t len);
 void launchprint(FILE *, const Vlaunch *);
 size_t vtypesize(Vtype);

@@ -5,7 +5,8 @@
 # F.s, and -c for relocatable code), the CuTe DSL hook (-arch sm_90a
 # -O3 F.ptx -o F.cubin); unknown options and several inputs passed
 # through; the fallback on PTX it cannot parse; PTXPRESS_PTX_VERSION;
-# PTXPRESS_LOG.
+# PTXPRESS_LOG; PTXPRESS_TIME with a broken launch description (said,
+# not fatal) and with no GPU (the kernel is rewritten untimed).
 # usage: wrapper.sh BUILD_DIR
 BIN=$1
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +105,19 @@ PTXPRESS_PTX_VERSION=auto "$wrap" -arch sm_90a N.ptx -o N2.o >o2 2>e2; r2=$?
 	grep -q "\.version 99.9 lowered to" e2 &&
 	ok "PTXPRESS_PTX_VERSION=auto lowers .version" ||
 	fail "version: rc $r1 $r2: $(cat e2)"
+
+# PTXPRESS_TIME: a broken description is reported and the build goes on;
+# with a good one and no GPU, ptxas's figures decide, as without it
+mkdir -p td && printf 'kernel tk\ngrid 1 1 1\nbogus\n' >td/tk.launch
+PTXPRESS_TIME=$tmp/td "$wrap" -arch sm_90a X.ptx -o T.o >o1 2>e1; r1=$?
+[ $r1 = 0 ] && [ -s T.o ] && grep -q "tk.launch:3:1: error: unknown directive" e1 &&
+	ok "PTXPRESS_TIME: a broken launch is said, not fatal" ||
+	fail "PTXPRESS_TIME broken: rc $r1: $(cat e1)"
+printf 'kernel tk\ngrid 1 1 1\nblock 32 1 1\n' >td/tk.launch
+PTXPRESS_TIME=$tmp/td PTXPRESS_LIBCUDA=/nonexistent/libcuda.so.1 \
+	"$wrap" -arch sm_90a X.ptx -o T2.o >o1 2>e1; r1=$?
+[ $r1 = 0 ] && [ -s T2.o ] && ok "PTXPRESS_TIME without a GPU" ||
+	fail "PTXPRESS_TIME no GPU: rc $r1: $(cat e1)"
 
 # the log: one line per kernel, appended
 PTXPRESS_LOG=$tmp/log "$wrap" -arch sm_90a X.ptx Y.ptx -c -o L.o
