@@ -24,7 +24,8 @@ typedef struct Pass {
 	int moves;          /* the moves pass, not a scheduler */
 	int budget;         /* the budget pass: its step, 0 if not */
 	int rank;           /* budget: grow the rank-th neediest role */
-	int remat;          /* the remat pass */
+	int remat;          /* the remat pass: 1 + its mode (Rplain...),
+	                     * 0 if not */
 	int wgwait;         /* the wgwait pass */
 	Sched s;
 } Pass;
@@ -75,11 +76,11 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 		else if (!strcmp(a, "moves"))
 			p->moves = 1;
 		else if (!strcmp(a, "remat"))
-			p->remat = 1;
+			p->remat = 1 + Rplain;
 		else if (!strcmp(a, "remat=roles"))
-			p->remat = 2;
+			p->remat = 1 + Rroles;
 		else if (!strcmp(a, "remat=loop"))
-			p->remat = 3;
+			p->remat = 1 + Rloop;
 		else if (!strcmp(a, "wgwait"))
 			p->wgwait = 1;
 		else if (!strncmp(a, "budget", 6)) {
@@ -146,8 +147,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].remat ? remat(m, f,
-				pp->p[k].remat == 2 ? Rroles
-				: pp->p[k].remat == 3 ? Rloop : Rplain)
+				pp->p[k].remat - 1)
 				: pp->p[k].wgwait ? wgwait(m, f)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,

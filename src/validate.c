@@ -340,11 +340,6 @@ konstant(Seg *g, Str t)
 	return 0;
 }
 
-/* An extra statement in B that copies a definition of A reading a
- * register a loop changes (remat=loop): right if, where B runs it,
- * every register it reads holds what it held where A's definition ran.
- * That needs all of B placed, so it is noted here and proven at the
- * end (loopvalues). */
 static int
 lccmp(const void *a, const void *b)
 {
@@ -354,6 +349,11 @@ lccmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* An extra statement in B that copies a definition of A reading a
+ * register a loop changes (remat=loop): right if, where B runs it,
+ * every register it reads holds what it held where A's definition ran.
+ * That needs all of B placed, so it is noted here and proven at the
+ * end (loopvalues). */
 static int
 pending(Seg *g, Str t, uint32_t j)
 {
@@ -678,18 +678,12 @@ asmov(Func *f, Stmt *s)
 	return text(f, &t);
 }
 
-/* Definitions whose value cannot change while the kernel runs, of a
- * register nothing else writes: an unguarded mov of an immediate, a
- * symbol or a launch constant, or an ld.param of a kernel parameter.
- * Running one again anywhere changes nothing. */
-static Str *
-konstants(Func *f, uint32_t *n, int32_t **load)
+/* How many statements of f write each register. */
+static uint32_t *
+writecount(Func *f)
 {
 	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
-	Str *k = xmalloc((f->nstmt + 1) * sizeof *k);
-	*load = xmalloc((f->nstmt + 1) * sizeof **load);
 
-	*n = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Acc a = {0};
 		if (f->stmt[i].kind != Sins)
@@ -700,6 +694,20 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 		free(a.def);
 		free(a.use);
 	}
+	return writes;
+}
+
+/* Definitions whose value cannot change while the kernel runs, of a
+ * register nothing else writes: an unguarded mov of an immediate, a
+ * symbol or a launch constant, or an ld.param of a kernel parameter.
+ * Running one again anywhere changes nothing. */
+static Str *
+konstants(Func *f, uint32_t *writes, uint32_t *n, int32_t **load)
+{
+	Str *k = xmalloc((f->nstmt + 1) * sizeof *k);
+	*load = xmalloc((f->nstmt + 1) * sizeof **load);
+
+	*n = 0;
 	/* leaves first, then arithmetic whose every input is such a
 	 * register, to a fixed point.  kreg: 1 constant, 2 constant and
 	 * the same in every thread (no %tid, no memory) */
@@ -754,7 +762,6 @@ konstants(Func *f, uint32_t *n, int32_t **load)
 	free(kreg);
 	free(kst);
 	free(pos);
-	free(writes);
 	return k;
 }
 
@@ -804,22 +811,11 @@ volatilereg(Opnd *o)
  * writes.  The copy reads what the definition reads, so it is the same
  * value where those registers hold the same (loopvalues). */
 static Lc *
-loopchains(Func *f, uint32_t *n)
+loopchains(Func *f, const uint32_t *writes, uint32_t *n)
 {
-	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
 	Lc *lc = xmalloc((f->nstmt + 1) * sizeof *lc);
 
 	*n = 0;
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Acc a = {0};
-		if (f->stmt[i].kind != Sins)
-			continue;
-		access(&f->stmt[i], &a);
-		for (uint32_t k = 0; k < a.ndef; k++)
-			writes[a.def[k]]++;
-		free(a.def);
-		free(a.use);
-	}
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->guard || s->nop < 2
@@ -835,7 +831,6 @@ loopchains(Func *f, uint32_t *n)
 		if (!special)
 			lc[(*n)++] = (Lc){text(f, s), i};
 	}
-	free(writes);
 	if (*n)
 		qsort(lc, *n, sizeof *lc, lccmp);
 	return lc;
@@ -849,49 +844,39 @@ loopchains(Func *f, uint32_t *n)
  * copies write the values A's definitions write; by induction over the
  * run, they change nothing.) */
 static int
-loopvalues(Func *fa, Func *fb, const int32_t *amap, Pend *pd, Buf *why)
+loopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
+	Pend *pd, Buf *why)
 {
 	Dom *d = domnew(fb);
 	uint32_t nr = fa->nreg + 1;
 	uint32_t *s0 = calloc(nr + 1, sizeof *s0), *fill = calloc(nr, sizeof *fill);
-	uint32_t *site = 0, *tmp;
 	int rc = 0;
 
 	/* where A writes each register, as B places it (-1: B lacks it) */
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < fa->nstmt; i++) {
-			Acc w = {0};
-			if (fa->stmt[i].kind != Sins)
-				continue;
-			access(&fa->stmt[i], &w);
-			for (uint32_t y = 0; y < w.ndef; y++)
-				if (!pass)
-					s0[w.def[y] + 1]++;
-				else
-					site[s0[w.def[y]] + fill[w.def[y]]++]
-						= (uint32_t)amap[i];
-			free(w.def);
-			free(w.use);
-		}
-		if (!pass) {
-			for (uint32_t r = 0; r < nr; r++)
-				s0[r + 1] += s0[r];
-			site = xmalloc((s0[nr] + 1) * sizeof *site);
-		}
+	for (uint32_t r = 0; r < nr; r++)
+		s0[r + 1] = s0[r] + writes[r];
+	uint32_t *site = xmalloc((s0[nr] + 1) * sizeof *site);
+	for (uint32_t i = 0; i < fa->nstmt; i++) {
+		Acc w = {0};
+		if (fa->stmt[i].kind != Sins)
+			continue;
+		access(&fa->stmt[i], &w);
+		for (uint32_t y = 0; y < w.ndef; y++)
+			site[s0[w.def[y]] + fill[w.def[y]]++] = (uint32_t)amap[i];
+		free(w.def);
+		free(w.use);
 	}
-	tmp = xmalloc((s0[nr] + 1) * sizeof *tmp);
 	for (uint32_t k = 0; k < pd->n && !rc; k += 2) {
 		uint32_t p = pd->v[k], a = pd->v[k + 1];
 		Acc u = {0};
 		int ok = amap[a] >= 0;
 		access(&fb->stmt[p], &u);
 		for (uint32_t x = 0; x < u.nuse && ok; x++) {
-			uint32_t r = (uint32_t)u.use[x], ns = 0;
-			for (uint32_t i = s0[r]; i < s0[r + 1] && ok; i++) {
+			uint32_t r = (uint32_t)u.use[x];
+			for (uint32_t i = s0[r]; i < s0[r + 1] && ok; i++)
 				ok = site[i] != UINT32_MAX;
-				tmp[ns++] = site[i];
-			}
-			ok = ok && domstable(d, (uint32_t)amap[a], p, tmp, ns);
+			ok = ok && domstable(d, (uint32_t)amap[a], p,
+				site + s0[r], s0[r + 1] - s0[r]);
 		}
 		free(u.def);
 		free(u.use);
@@ -901,7 +886,6 @@ loopvalues(Func *fa, Func *fb, const int32_t *amap, Pend *pd, Buf *why)
 				"where the original computes it",
 				text(fb, &fb->stmt[p]));
 	}
-	free(tmp);
 	free(site);
 	free(s0);
 	free(fill);
@@ -916,7 +900,8 @@ body(Func *fa, Func *fb, Buf *why)
 	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
 	int32_t *kload;
-	Str *konst = konstants(fa, &nk, &kload);
+	uint32_t *writes = writecount(fa);
+	Str *konst = konstants(fa, writes, &nk, &kload);
 	Dom *adom = 0;
 	uint32_t *tally = vtally(fa);
 	size_t nr = (size_t)fa->nreg + 1;
@@ -927,7 +912,7 @@ body(Func *fa, Func *fb, Buf *why)
 	uint8_t *tb = branchtargets(fb), *xb = calloc(fb->nstmt + 1, 1);
 	int32_t *amap = xmalloc((fa->nstmt + 1) * sizeof *amap);
 	uint32_t nlc;
-	Lc *lc = loopchains(fa, &nlc);
+	Lc *lc = loopchains(fa, writes, &nlc);
 	Pend pend = {0};
 
 	for (uint32_t k = 0; k < fa->nstmt; k++)
@@ -968,9 +953,10 @@ body(Func *fa, Func *fb, Buf *why)
 		}
 	}
 	if (!rc && pend.n)
-		rc = loopvalues(fa, fb, amap, &pend, why);
+		rc = loopvalues(fa, fb, amap, writes, &pend, why);
 	free(pend.v);
 	free(lc);
+	free(writes);
 	free(amap);
 	free(ma);
 	free(mb);

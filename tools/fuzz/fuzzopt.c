@@ -23,6 +23,15 @@ static const char *const pipes[] = {
 	"remat=loop,sched=td", "wgwait,remat,sched=td", "moves,sched=bu,sink",
 };
 
+static Module *
+quietparse(const char *src, size_t n)
+{
+	Diag d = {0};
+
+	d.quiet = 1;
+	return parse("fuzz.ptx", src, n, &d);
+}
+
 static NORETURN void
 fail(const char *pipe, const char *what, const char *detail)
 {
@@ -44,8 +53,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	Diag d = {0};
 
 	memcpy(src, data, len);
+	Module *a = quietparse(src, len);
 	d.quiet = 1;
-	Module *a = parse("fuzz.ptx", src, len, &d);
 	if (!a->nerr)
 		check(a, &d);
 	if (a->nerr || d.nerr) {       /* opt takes only clean input */
@@ -53,18 +62,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		free(src);
 		return 0;
 	}
-	Diag d2 = {0};
-	d2.quiet = 1;
-	Module *b = parse("fuzz.ptx", src, len, &d2);
+	Module *b = quietparse(src, len);
 	if (optpipeline(b, pipe, seed) < 0)
 		fail(pipe, "the pipeline does not parse", 0);
 	Buf text = {0}, why = {0};
 	emitlossless(&text, b);
 	if (b->rawlen > b->len)
 		bput(&text, b->src + b->len, b->rawlen - b->len);
-	Diag d3 = {0};
-	d3.quiet = 1;
-	Module *re = parse("fuzz.ptx", text.p ? text.p : "", text.n, &d3);
+	Module *re = quietparse(text.p ? text.p : "", text.n);
 	if (re->nerr)
 		fail(pipe, "the rewrite does not parse", text.p);
 	if (validate(a, re, &why))
