@@ -142,11 +142,11 @@ item
 			tokstr(P, $4)));
 		  additem(P, i, &@$); }
 	| error ';'
-		{ yyerrok; P->prevend = @$.end; }
+		{ yyerrok; P->inerror = 0; P->prevend = @$.end; }
 	| error INS
-		{ yyerrok; P->prevend = @$.end; }
+		{ yyerrok; P->inerror = 0; P->prevend = @$.end; }
 	| error '}'
-		{ yyerrok; P->prevend = @$.end; P->fn = 0; }
+		{ yyerrok; P->inerror = 0; P->prevend = @$.end; P->fn = 0; }
 	;
 
 wordlist
@@ -351,10 +351,10 @@ stmt
 		  s->decl = mkdecl(P, $2, (NL){0}, 0);
 		  addstmt(P, s, &@$); }
 	| error ';'
-		{ yyerrok; P->prevend = @$.end; }
+		{ yyerrok; P->inerror = 0; P->prevend = @$.end; }
 	| error INS      /* its ';' ends the broken statement, as
 	                  * error ';' does for the grammar's tokens */
-		{ yyerrok; P->prevend = @$.end; }
+		{ yyerrok; P->inerror = 0; P->prevend = @$.end; }
 	;
 
 fnname
@@ -547,6 +547,7 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *P, yyscan_t s)
 			m++ ? " or " : ", expecting ", symname(exp[i]));
 	}
 	ptxerror(&l, P, s, msg);
+	P->inerror = 1;         /* until an error rule's yyerrok */
 	return 0;
 }
 

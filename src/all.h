@@ -543,7 +543,9 @@ enum {                  /* parseflags */
 	                 * NULs follow its n bytes (readfile) */
 };
 Module *parseflags(const char *, const char *, size_t, Diag *, int);
-void resolve(Module *, Func *, Diag *);
+typedef struct Regmemo Regmemo;
+void resolve(Module *, Func *, Regmemo **);
+void regmemofree(Regmemo *);
 Str regname(Func *, int32_t, char *, size_t);
 
 /* ---- emit.c ---- */

@@ -406,7 +406,7 @@ funcend(Parser *P, const Loc *close)
 	P->fn = 0;
 	/* the statements and operands were copied: drop the originals */
 	areset(P->tmp);
-	resolve(P->m, f, P->d);
+	resolve(P->m, f, &P->regmemo);
 }
 
 void
@@ -899,6 +899,7 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 	ptxparse(&P, sc);
 	ptxlex_destroy(sc);
 	afree(P.tmp);
+	regmemofree(P.regmemo);
 	free(P.word);
 	free(P.sv);
 	if (P.sec) {    /* a .section the input cut short */

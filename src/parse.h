@@ -39,6 +39,7 @@ typedef struct Lexer {
 	int loc;                /* a .loc line is being read */
 	int cstate;             /* start condition a comment interrupted */
 	int fast;               /* BOS, and so INS, may be entered */
+	int clean;              /* the last token returned ended a statement */
 	void *scanner;          /* the flex scanner reading the text */
 	Loc cstart;
 	Parser *P;
@@ -66,7 +67,9 @@ struct Parser {
 	Stmt **sv;              /* its statements, in the temporary arena */
 	uint32_t nstmt, capsv;
 	int depth;
+	int inerror;            /* a syntax error reported, not recovered */
 	Buf *sec;               /* section being read */
+	Regmemo *regmemo;       /* resolve()'s memory across functions */
 	Word *word;             /* opcode words seen, open addressing */
 	uint32_t nword, capword;
 };
@@ -96,6 +99,7 @@ void funcproto(Parser *, Head *, const Loc *start, const Loc *semi);
 void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
 Stmt *fastins(Parser *, const char *, size_t);
+size_t insmatch(const char *);   /* fastmatch.c */
 Str fastinit(Lexer *, Loc *, const char *, size_t);
 
 /* ptx.l */

@@ -18,13 +18,26 @@ typedef struct Names {
 	uint32_t nreg, capreg;
 	struct Key { Str k; size_t n; } key[16];  /* rangekey's memory */
 	uint32_t nkey;
-	/* lookup's memory: a name's answer holds until a binding changes
-	 * (gen counts changes); most operands name a register read before */
-	struct Seen { Str k; int32_t id; uint32_t gen; } *seen;
+	Regmemo *memo;          /* lookup's memory, kept across functions */
 	uint32_t gen;
 } Names;
 
+/* lookup's memory: a name's answer holds until a binding changes (gen
+ * counts changes); most operands name a register read before.  One
+ * parse keeps it for all its functions, the generation going on from
+ * one to the next, so no function pays to clear it. */
 enum { Nseen = 4096 };
+struct Seen { Str k; int32_t id; uint32_t gen; };
+struct Regmemo { struct Seen *seen; uint32_t gen; };
+
+void
+regmemofree(Regmemo *r)
+{
+	if (r) {
+		free(r->seen);
+		free(r);
+	}
+}
 
 static uint32_t
 hptr(Str s)
@@ -200,11 +213,8 @@ static int32_t find(Names *, Str);
 static int32_t
 lookup(Names *S, Str name)
 {
-	struct Seen *c;
+	struct Seen *c = &S->memo->seen[hptr(name) & (Nseen - 1)];
 
-	if (!S->seen && !(S->seen = calloc(Nseen, sizeof *S->seen)))
-		die("out of memory");
-	c = &S->seen[hptr(name) & (Nseen - 1)];
 	if (c->k != name || c->gen != S->gen + 1) {
 		c->k = name;
 		c->id = find(S, name);
@@ -248,13 +258,26 @@ bindop(Names *S, Opnd *o)
 		o->kind = Preg;
 }
 
+/* memo: lookup's memory from an earlier call (*memo null at first;
+ * regmemofree frees it) */
 void
-resolve(Module *m, Func *f, Diag *d)
+resolve(Module *m, Func *f, Regmemo **memo)
 {
 	Names S = {0};
 	uint32_t marks[256], nmark = 0;
 
-	UNUSED(d);
+	if (!*memo) {
+		*memo = xmalloc(sizeof **memo);
+		(*memo)->gen = 0;
+		if (!((*memo)->seen = calloc(Nseen, sizeof *(*memo)->seen)))
+			die("out of memory");
+	}
+	S.memo = *memo;
+	if (S.memo->gen > UINT32_MAX / 2) {     /* long before it wraps */
+		memset(S.memo->seen, 0, Nseen * sizeof *S.memo->seen);
+		S.memo->gen = 0;
+	}
+	S.gen = S.memo->gen + 1;        /* nothing from before answers */
 	for (uint32_t i = 0; i < f->nret; i++)
 		if (isreg(&f->ret[i]))
 			declare(&S, &f->ret[i]);
@@ -292,7 +315,7 @@ resolve(Module *m, Func *f, Diag *d)
 	free(S.reg);
 	free(S.tab);
 	free(S.undo);
-	free(S.seen);
+	S.memo->gen = S.gen + 1;
 }
 
 /* A register's spelling: its own name, or prefix and index. */

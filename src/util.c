@@ -9,7 +9,10 @@
 #include <sys/stat.h>
 #include "all.h"
 
-enum { Chunksz = 1 << 18 };
+/* An arena's chunks grow with it, from Chunksz to Hugesz: a large
+ * module's IR takes a few chunks of huge pages instead of thousands of
+ * small ones (mapping pages was a fifth of a large parse). */
+enum { Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = 2 * Hugesz };
 
 NORETURN void
 die(const char *fmt, ...)
@@ -63,12 +66,39 @@ anew(void)
 #endif
 #endif
 #if defined(MAP_POPULATE) && !defined(__SANITIZE_ADDRESS__)
+/* A chunk of whole huge pages is mapped on a huge page boundary and
+ * asked to be backed by huge pages (where the kernel does it only when
+ * asked: transparent_hugepage=madvise), then made at once. */
+static void *
+hugemap(size_t n)
+{
+	char *p = mmap(0, n + Hugesz, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *q;
+
+	if (p == MAP_FAILED)
+		die("out of memory (%zu bytes)", n);
+	q = (char *)(((uintptr_t)p + Hugesz - 1) & ~(uintptr_t)(Hugesz - 1));
+	if (q > p)
+		munmap(p, (size_t)(q - p));
+	munmap(q + n, (size_t)(p + Hugesz - q));
+#ifdef MADV_HUGEPAGE
+	madvise(q, n, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+	madvise(q, n, MADV_POPULATE_WRITE);     /* fails harmlessly before 5.14 */
+#endif
+	return q;
+}
+
 static void *
 chunkmap(size_t n)
 {
-	void *p = mmap(0, n, PROT_READ | PROT_WRITE,
-		MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	void *p;
 
+	if (n % Hugesz == 0)
+		return hugemap(n);
+	p = mmap(0, n, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED)
 		die("out of memory (%zu bytes)", n);
 	return p;
@@ -106,7 +136,14 @@ allocslow(Arena *a, size_t n)
 	size_t cap, hdr = Chunkhdr;
 
 	n = (n + 15) & ~(size_t)15;
-	cap = n > Chunksz / 8 ? n : Chunksz;
+	if (n > Chunksz / 8)
+		cap = n;
+	else {          /* as large as the arena so far, whole pages */
+		size_t m = (a->total + Chunksz - 1) & ~(size_t)(Chunksz - 1);
+		m = m < Chunksz ? Chunksz : m > Chunkmax ? Chunkmax : m;
+		m = m >= Hugesz ? m & ~(size_t)(Hugesz - 1) : m;
+		cap = m - hdr;
+	}
 	c = chunkmap(hdr + cap);
 	c->used = n;
 	c->cap = cap;
@@ -173,10 +210,12 @@ afree(Arena *a)
 
 /* The intern table lives for the whole process: names repeat across
  * modules (opcodes, modifiers, %r), and a pointer compare is all a pass
- * needs.  Open addressing, FNV-1a. */
+ * needs.  Open addressing (hash8 below); a slot keeps its string's hash and
+ * length beside it, so a probe that misses costs no string compare
+ * (a large parse looks up every register name it reads). */
+typedef struct Slot { Str s; uint32_t h, n; } Slot;
 static struct {
-	Str *tab;
-	uint32_t *hash;
+	Slot *tab;
 	size_t n, cap;
 	Arena *a;
 } in;
@@ -194,45 +233,73 @@ fnv(const char *s, size_t n)
 static void
 grow(void)
 {
-	size_t i, j, cap = in.cap ? in.cap * 2 : 4096;
-	Str *tab = calloc(cap, sizeof *tab);
-	uint32_t *hash = calloc(cap, sizeof *hash);
+	size_t cap = in.cap ? in.cap * 2 : 4096;
+	Slot *tab = calloc(cap, sizeof *tab);
 
-	if (!tab || !hash)
+	if (!tab)
 		die("out of memory");
-	for (i = 0; i < in.cap; i++) {
-		if (!in.tab[i])
+	for (size_t i = 0; i < in.cap; i++) {
+		size_t j;
+		if (!in.tab[i].s)
 			continue;
-		for (j = in.hash[i] & (cap - 1); tab[j]; j = (j + 1) & (cap - 1))
+		for (j = in.tab[i].h & (cap - 1); tab[j].s; j = (j + 1) & (cap - 1))
 			;
 		tab[j] = in.tab[i];
-		hash[j] = in.hash[i];
 	}
 	free(in.tab);
-	free(in.hash);
 	in.tab = tab;
-	in.hash = hash;
 	in.cap = cap;
+}
+
+/* intern's hash: eight bytes a step (names are short, and every
+ * operand of a large file is interned); memcpy reads them unaligned.
+ * The tail's loads cover each of its bytes, and the length is mixed in,
+ * so equal hashes are as rare as from a byte-wise hash. */
+static uint32_t
+hash8(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 29;
+	}
+	if (n >= 4) {           /* the tail: two loads that may overlap */
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		w = a | (uint64_t)b << 32;
+	} else if (n)           /* 1-3 bytes: first, middle, last */
+		w = (unsigned char)s[0] | (unsigned char)s[n / 2] << 8
+			| (uint64_t)(unsigned char)s[n - 1] << 16;
+	else
+		w = 0;
+	h ^= w;                 /* then murmur3's finalizer */
+	h = (h ^ h >> 33) * 0xff51afd7ed558ccdu;
+	h = (h ^ h >> 33) * 0xc4ceb9fe1a85ec53u;
+	return (uint32_t)(h ^ h >> 33);
 }
 
 Str
 intern(const char *s, size_t n)
 {
-	uint32_t h = fnv(s, n);
+	uint32_t h = hash8(s, n);
 	size_t i;
+	Slot *t;
 
 	if (2 * (in.n + 1) > in.cap)
 		grow();
 	if (!in.a)
 		in.a = anew();
-	for (i = h & (in.cap - 1); in.tab[i]; i = (i + 1) & (in.cap - 1))
-		if (in.hash[i] == h && !strncmp(in.tab[i], s, n)
-		&& !in.tab[i][n])
-			return in.tab[i];
-	in.tab[i] = adup(in.a, s, n);
-	in.hash[i] = h;
+	for (i = h & (in.cap - 1); (t = &in.tab[i])->s; i = (i + 1) & (in.cap - 1))
+		if (t->h == h && t->n == n && !memcmp(t->s, s, n))
+			return t->s;
+	t->s = adup(in.a, s, n);
+	t->h = h;
+	t->n = (uint32_t)n;
 	in.n++;
-	return in.tab[i];
+	return t->s;
 }
 
 Str

@@ -1,0 +1,251 @@
+/* fastmatch.c: does a plain one-line instruction begin here?
+ *
+ * The scanner's fast path takes such an instruction as one token
+ * (fastins() builds it with the grammar's builders).  It was a flex
+ * pattern; as one it made the scanner's DFA four times larger, and a
+ * table of 200 KB that no longer fits the first-level cache cost every
+ * byte of every file a cache miss.  Here is the same language, read by
+ * hand, in one pass that never backs up:
+ *
+ *   INS   (@!?REGN SP+)? ID MOD* (SP+ OPND (SP* , SP* OPND)*)? SP* ;
+ *   OPND  !?SIMP | REGN SP* '|' SP* REGN | -?(INTV|FLTV) | ADDR | VEC
+ *   SIMP  REGN(.[xyzw])? | ID          REGN  %ID
+ *   ADDR  [ SP* ((REGN|ID)(SP*(+SP*-?|-)SP* INTV)? | INTV) SP* ]
+ *   VEC   { SP* SIMP (SP* , SP* SIMP)* SP* }
+ *   INTV  (0[xX]HEX+ | 0[bB][01]+ | DIG+)U?
+ *   FLTV  0[fF]HEX{8} | 0[dD]HEX{16}
+ *   ID    [a-zA-Z_$][a-zA-Z0-9_$]*     MOD  .[a-zA-Z0-9_]+(::[a-zA-Z0-9_]+)*
+ *   SP    [ \t]
+ *
+ * Every piece is read greedily: what may follow a piece never begins
+ * with a character the piece itself could take, so greed loses no
+ * match.  Anything else (a call, an expression, a comment or a newline
+ * inside) is not taken, and the grammar reads it. */
+#include "all.h"
+#include "parse.h"
+
+enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
+
+static uint8_t cls[256];
+
+static void
+initcls(void)
+{
+	for (int c = 0; c < 256; c++) {
+		int al = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		int dig = c >= '0' && c <= '9';
+		uint8_t k = 0;
+		if (al || dig || c == '_')
+			k |= Cid | Cmod;
+		if (c == '$')
+			k |= Cid;
+		if (al || c == '_' || c == '$')
+			k |= Cidfirst;
+		if (dig)
+			k |= Cdig;
+		if (dig || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+			k |= Chex;
+		if (c == ' ' || c == '\t')
+			k |= Csp;
+		cls[c] = k;
+	}
+}
+
+#define IS(p, k) (cls[(uint8_t)*(p)] & (k))
+
+static const char *
+sp(const char *p)
+{
+	while (IS(p, Csp))
+		p++;
+	return p;
+}
+
+static const char *
+id(const char *p)
+{
+	if (!IS(p, Cidfirst))
+		return 0;
+	do
+		p++;
+	while (IS(p, Cid));
+	return p;
+}
+
+static const char *
+reg(const char *p)
+{
+	return *p == '%' ? id(p + 1) : 0;
+}
+
+static const char *
+simp(const char *p)
+{
+	const char *q = reg(p);
+
+	if (!q)
+		return id(p);
+	if (q[0] == '.' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z'
+	|| q[1] == 'w'))
+		q += 2;
+	return q;
+}
+
+static const char *
+digits(const char *p, int k, int min, int max)
+{
+	const char *q = p;
+
+	while (q - p < max && IS(q, k))
+		q++;
+	return q - p >= min ? q : 0;
+}
+
+static const char *
+intv(const char *p)
+{
+	const char *q;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		q = digits(p + 2, Chex, 1, INT32_MAX);
+	else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		q = p + 2;
+		while (*q == '0' || *q == '1')
+			q++;
+		if (q == p + 2)
+			return 0;
+	} else
+		q = digits(p, Cdig, 1, INT32_MAX);
+	if (q && *q == 'U')
+		q++;
+	return q;
+}
+
+static const char *
+number(const char *p)  /* INTV | FLTV */
+{
+	if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F'))
+		return digits(p + 2, Chex, 8, 8);
+	if (p[0] == '0' && (p[1] == 'd' || p[1] == 'D'))
+		return digits(p + 2, Chex, 16, 16);
+	return intv(p);
+}
+
+static const char *
+addr(const char *p)     /* after the '[' */
+{
+	const char *q;
+
+	p = sp(p);
+	if (IS(p, Cdig))
+		q = intv(p);
+	else {
+		if (!(q = *p == '%' ? reg(p) : id(p)))
+			return 0;
+		p = sp(q);
+		if (*p == '+' || *p == '-') {
+			if (*p == '+' && *(p = sp(p + 1)) == '-')
+				p++;
+			else if (*p == '-')
+				p++;
+			q = intv(sp(p));
+		}
+	}
+	if (!q || *(q = sp(q)) != ']')
+		return 0;
+	return q + 1;
+}
+
+static const char *
+vec(const char *p)      /* after the '{' */
+{
+	for (;;) {
+		if (!(p = simp(sp(p))))
+			return 0;
+		p = sp(p);
+		if (*p == '}')
+			return p + 1;
+		if (*p++ != ',')
+			return 0;
+	}
+}
+
+static const char *
+opnd(const char *p)
+{
+	const char *q;
+
+	switch (*p) {
+	case '!':
+		return simp(p + 1);
+	case '-':
+		return number(p + 1);
+	case '[':
+		return addr(p + 1);
+	case '{':
+		return vec(p + 1);
+	case '%':
+		if (!(q = reg(p)))
+			return 0;
+		if (*sp(q) == '|')
+			return reg(sp(sp(q) + 1));
+		return simp(p);
+	}
+	return IS(p, Cdig) ? number(p) : id(p);
+}
+
+static const char *
+mods(const char *p)
+{
+	while (*p == '.') {
+		if (!IS(++p, Cmod))
+			return 0;
+		do
+			p++;
+		while (IS(p, Cmod));
+		while (p[0] == ':' && p[1] == ':') {
+			if (!IS(p += 2, Cmod))
+				return 0;
+			do
+				p++;
+			while (IS(p, Cmod));
+		}
+	}
+	return p;
+}
+
+/* The length of the instruction that begins at p, its ';' included,
+ * or 0.  The text must end in a byte that is not an operand's (the
+ * scanner's buffer ends in NULs). */
+size_t
+insmatch(const char *p)
+{
+	const char *s = p, *q;
+
+	if (!cls['a'])
+		initcls();
+	if (*p == '@') {
+		p += p[1] == '!';
+		if (!(q = reg(p + 1)) || !IS(q, Csp))
+			return 0;
+		p = sp(q);
+	}
+	if (!(p = id(p)) || !(p = mods(p)))
+		return 0;
+	q = sp(p);
+	if (*q != ';') {
+		if (q == p)
+			return 0;
+		for (;;) {
+			if (!(q = opnd(q)))
+				return 0;
+			q = sp(q);
+			if (*q == ';')
+				break;
+			if (*q != ',')
+				return 0;
+			q = sp(q + 1);
+		}
+	}
+	return (size_t)(q + 1 - s);
+}
