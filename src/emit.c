@@ -348,9 +348,34 @@ emitcanon(Buf *b, Module *m)
 
 /* ---- the lossless writer ---- */
 
+/* Does the function print as its own source bytes?  Yes when every
+ * statement would print its source text and the pieces are the
+ * source's, one after another, with nothing removed or moved: then one
+ * copy does what the loop below would do piece by piece. */
+static int
+untouched(Func *f)
+{
+	uint32_t at = f->head.off + f->head.len;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->dirty || !s->text.len || s->lead.off != at
+		|| s->text.off != at + s->lead.len)
+			return 0;
+		at = s->text.off + s->text.len;
+	}
+	return f->closelead.off == at
+		&& f->close.off == at + f->closelead.len;
+}
+
 static void
 losslessfunc(Buf *b, Module *m, Func *f)
 {
+	if (f->body && untouched(f)) {
+		bput(b, m->src + f->head.off, f->close.off + f->close.len
+			- f->head.off);
+		return;
+	}
 	bspan(b, m, f->head);
 	if (!f->body)
 		return;
