@@ -24,9 +24,10 @@
 #include "all.h"
 #include "parse.h"
 
-enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
-
-static uint8_t cls[256];
+/* fastcls: what each byte may be (parse.h's Cid...); fastins() reads
+ * it too, after insmatch() has made it. */
+uint8_t fastcls[256];
+#define cls fastcls
 
 static void
 initcls(void)
@@ -248,4 +249,30 @@ insmatch(const char *p)
 		}
 	}
 	return (size_t)(q + 1 - s);
+}
+
+/* The other statement a large file is full of: ".loc F L C" and the end
+ * of its line (nothing more on it: a ", function_name ..." goes to the
+ * grammar).  p is at a '.'.  The length of ".loc F L C", or 0; v gets
+ * the numbers. */
+size_t
+locmatch(const char *p, Tok v[3])
+{
+	const char *s = p, *q;
+
+	if (!cls['a'])
+		initcls();
+	if (p[1] != 'l' || p[2] != 'o' || p[3] != 'c' || !IS(p + 4, Csp))
+		return 0;
+	p += 4;
+	for (int i = 0; i < 3; i++) {
+		p = sp(p);
+		if (!(q = digits(p, Cdig, 1, INT32_MAX)))
+			return 0;
+		v[i] = (Tok){p, (uint32_t)(q - p)};
+		p = q;
+	}
+	for (q = p; IS(q, Csp) || *q == '\r'; q++)
+		;
+	return *q == '\n' ? (size_t)(p - s) : 0;
 }

@@ -545,10 +545,9 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
  * gives the same IR; tests/front/fastpath.sh holds them to that. */
 
 static int
-idch(int c)
+idch(int c)             /* fastcls is made: the text was matched */
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		|| (c >= '0' && c <= '9') || c == '_' || c == '$';
+	return fastcls[c] & Cid;
 }
 
 static const char *

@@ -100,6 +100,9 @@ void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
 Stmt *fastins(Parser *, const char *, size_t);
 size_t insmatch(const char *);   /* fastmatch.c */
+size_t locmatch(const char *, Tok v[3]);
+enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
+extern uint8_t fastcls[256];     /* made by insmatch's first call */
 Str fastinit(Lexer *, Loc *, const char *, size_t);
 
 /* ptx.l */

@@ -281,21 +281,61 @@ hash8(const char *s, size_t n)
 	return (uint32_t)(h ^ h >> 33);
 }
 
+/* A name of 1-8 bytes as a number: its bytes, zero-padded (a name
+ * holds no NUL, so each length gives other numbers). */
+static uint64_t
+shortkey(const char *s, size_t n)
+{
+	uint32_t lo, hi;
+
+	if (n < 4) {
+		uint64_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			k |= (uint64_t)(unsigned char)s[i] << 8 * i;
+		return k;
+	}
+	memcpy(&lo, s, 4);
+	if (n == 4)
+		return lo;
+	memcpy(&hi, s + n - 4, 4);      /* bytes 4..n-1 are its top n-4 */
+	return lo | (uint64_t)(hi >> 8 * (8 - n)) << 32;
+}
+
+/* In front of the table, the short names seen last, by their bytes:
+ * a register name costs a multiply and a compare. */
+enum { Nfront = 4096 };
+static struct Front { uint64_t k; Str s; } front[Nfront];
+
 Str
 intern(const char *s, size_t n)
 {
-	uint32_t h = hash8(s, n);
+	uint32_t h;
 	size_t i;
 	Slot *t;
+	struct Front *f = 0;
+	uint64_t k = 0;
+
+	if (n - 1 < 8) {
+		k = shortkey(s, n);
+		f = &front[k * 0x9e3779b97f4a7c15u >> 52];
+		if (f->k == k)
+			return f->s;
+	}
+	h = hash8(s, n);
 
 	if (2 * (in.n + 1) > in.cap)
 		grow();
 	if (!in.a)
 		in.a = anew();
 	for (i = h & (in.cap - 1); (t = &in.tab[i])->s; i = (i + 1) & (in.cap - 1))
-		if (t->h == h && t->n == n && !memcmp(t->s, s, n))
+		if (t->h == h && t->n == n && !memcmp(t->s, s, n)) {
+			if (f)
+				*f = (struct Front){k, t->s};
 			return t->s;
+		}
 	t->s = adup(in.a, s, n);
+	if (f)
+		*f = (struct Front){k, t->s};
 	t->h = h;
 	t->n = (uint32_t)n;
 	in.n++;
