@@ -10,6 +10,7 @@
 #include <stdarg.h>
 
 #define NORETURN _Noreturn
+#define NOINLINE __attribute__((noinline))     /* gcc, clang */
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 #define UNUSED(x) ((void)(x))
 
@@ -514,7 +515,8 @@ void afree(Arena *);
 Arena *anew(void);
 Str intern(const char *, size_t);
 Str interns(const char *);
-uint32_t fnv(const char *, size_t);     /* FNV-1a, intern's hash */
+uint32_t fnv(const char *, size_t);     /* FNV-1a, byte by byte */
+uint32_t strhash(const char *, size_t); /* intern's hash */
 NORETURN void die(const char *, ...);
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);

@@ -163,19 +163,40 @@ checkarity(Diag *d, Stmt *s)
 	}
 }
 
+/* Modifier arrays whose every modifier is known, by address: the
+ * statements of one opcode word share theirs (parse.c, splitword), so
+ * a large function asks the table once a word, not once a statement.
+ * One check() keeps it: the arrays live as long as the module. */
+typedef struct Known { Str *v[64]; } Known;
+
+static int
+modsknown(Known *kn, Stmt *s)
+{
+	Str **c = &kn->v[((uintptr_t)s->mod >> 4) % countof(kn->v)];
+
+	if (*c == s->mod)
+		return 1;
+	for (uint32_t k = 0; k < s->nmod; k++)
+		if (!modknown(s->mod[k]))
+			return 0;
+	*c = s->mod;
+	return 1;
+}
+
 static void
-checkins(Diag *d, Stmt *s)
+checkins(Diag *d, Known *kn, Stmt *s)
 {
 	checkarity(d, s);
 	if (s->op == Ounknown)
 		diag(d, "warning", s->pos, s->text.off, s->text.len,
 			"unknown opcode '%s': kept as is, treated as a barrier "
 			"with unknown effects", s->name);
-	for (uint32_t k = 0; k < s->nmod; k++)
-		if (!modknown(s->mod[k]))
-			diag(d, "warning", s->pos, s->text.off, s->text.len,
-				"unknown modifier '%s' on '%s'", s->mod[k],
-				s->name);
+	if (s->nmod && !modsknown(kn, s))
+		for (uint32_t k = 0; k < s->nmod; k++)
+			if (!modknown(s->mod[k]))
+				diag(d, "warning", s->pos, s->text.off,
+					s->text.len, "unknown modifier '%s' "
+					"on '%s'", s->mod[k], s->name);
 	/* a destination that is a bare name must be a register */
 	Defs df = opdefs(s);
 	if (s->nop && (df == D0 || df == D0U) && s->opd[0].kind == Psym)
@@ -191,6 +212,7 @@ int
 check(Module *m, Diag *d)
 {
 	int before = d->nerr;
+	Known kn = {0};
 
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
@@ -199,7 +221,7 @@ check(Module *m, Diag *d)
 			continue;
 		for (uint32_t k = 0; k < f->nstmt; k++)
 			if (f->stmt[k].kind == Sins)
-				checkins(d, &f->stmt[k]);
+				checkins(d, &kn, &f->stmt[k]);
 		labels(f, d, &l);
 		branches(f, d, &l);
 		free(l.v);

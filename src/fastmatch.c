@@ -216,10 +216,10 @@ mods(const char *p)
 }
 
 /* The length of the instruction that begins at p, its ';' included,
- * or 0.  The text must end in a byte that is not an operand's (the
- * scanner's buffer ends in NULs). */
+ * or 0; *wend gets where its opcode word ends.  The text must end in a
+ * byte that is not an operand's (the scanner's buffer ends in NULs). */
 size_t
-insmatch(const char *p)
+insmatch(const char *p, size_t *wend)
 {
 	const char *s = p, *q;
 
@@ -233,6 +233,7 @@ insmatch(const char *p)
 	}
 	if (!(p = id(p)) || !(p = mods(p)))
 		return 0;
+	*wend = (size_t)(p - s);
 	q = sp(p);
 	if (*q != ';') {
 		if (q == p)

@@ -467,7 +467,7 @@ addstmt(Parser *P, Stmt *s, const Loc *l)
 static Word *
 splitword(Parser *P, Tok w)
 {
-	uint32_t h = fnv(w.s, w.n), i;
+	uint32_t h = strhash(w.s, w.n), i;
 	size_t base, j, k, n = 0;
 	Word *x;
 
@@ -598,19 +598,26 @@ fastnum(const char **pp, int *flt)
  * array once into the module's arena, at its size. */
 typedef struct Obuf { Opnd *v, loc[16]; uint32_t n, cap; } Obuf;
 
+/* a long vector: on the heap; apart, so obnext is inlined */
+static NOINLINE void
+obgrow(Obuf *b)
+{
+	Opnd *v = xmalloc(2 * b->cap * sizeof *v);
+
+	memcpy(v, b->v, b->n * sizeof *v);
+	if (b->v != b->loc)
+		free(b->v);
+	b->v = v;
+	b->cap *= 2;
+}
+
 static Opnd *
 obnext(Obuf *b)
 {
 	if (!b->v)
 		b->v = b->loc, b->cap = countof(b->loc);
-	if (b->n == b->cap) {   /* a long vector: on the heap */
-		Opnd *v = xmalloc(2 * b->cap * sizeof *v);
-		memcpy(v, b->v, b->n * sizeof *v);
-		if (b->v != b->loc)
-			free(b->v);
-		b->v = v;
-		b->cap *= 2;
-	}
+	if (b->n == b->cap)
+		obgrow(b);
 	return &b->v[b->n++];
 }
 
@@ -708,7 +715,7 @@ fastop(Parser *P, const char **pp, Opnd *o)
 }
 
 Stmt *
-fastins(Parser *P, const char *s, size_t n)
+fastins(Parser *P, const char *s, size_t n, size_t wend)
 {
 	const char *p = s, *end = s + n - 1;    /* the ';' */
 	Obuf ops;
@@ -725,8 +732,7 @@ fastins(Parser *P, const char *s, size_t n)
 		p = skipsp(p);
 	}
 	w.s = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
+	p = s + wend;           /* insmatch found the word's end */
 	w.n = (uint32_t)(p - w.s);
 	p = skipsp(p);
 	while (p < end) {

@@ -98,8 +98,8 @@ void funcend(Parser *, const Loc *close);
 void funcproto(Parser *, Head *, const Loc *start, const Loc *semi);
 void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
-Stmt *fastins(Parser *, const char *, size_t);
-size_t insmatch(const char *);   /* fastmatch.c */
+Stmt *fastins(Parser *, const char *, size_t, size_t wend);
+size_t insmatch(const char *, size_t *wend);   /* fastmatch.c */
 size_t locmatch(const char *, Tok v[3]);
 enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
 extern uint8_t fastcls[256];     /* made by insmatch's first call */

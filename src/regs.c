@@ -176,9 +176,15 @@ rangekey(Names *S, const char *prefix, size_t n)
 
 	if (n + 2 > sizeof buf)
 		n = sizeof buf - 2;
-	for (i = 0; i < S->nkey; i++)
-		if (S->key[i].n == n && !memcmp(S->key[i].k, prefix, n))
+	for (i = 0; i < S->nkey; i++) {
+		size_t j = 0;   /* by hand: prefixes are a few bytes */
+		if (S->key[i].n != n)
+			continue;
+		while (j < n && S->key[i].k[j] == prefix[j])
+			j++;
+		if (j == n)
 			return S->key[i].k;
+	}
 	memcpy(buf, prefix, n);
 	buf[n] = '<';
 	Str k = intern(buf, n + 1);
@@ -233,7 +239,7 @@ find(Names *S, Str name)
 	if (e && e->key && e->id >= 0 && e->count < 0)
 		return e->id;
 	n = strlen(name);
-	for (k = n; k > 0 && isdigit((unsigned char)name[k - 1]); k--)
+	for (k = n; k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9'; k--)
 		;
 	if (k == n || k == 0 || (name[k] == '0' && k + 1 < n) || !S->cap)
 		return -1;

@@ -210,7 +210,7 @@ afree(Arena *a)
 
 /* The intern table lives for the whole process: names repeat across
  * modules (opcodes, modifiers, %r), and a pointer compare is all a pass
- * needs.  Open addressing (hash8 below); a slot keeps its string's hash and
+ * needs.  Open addressing (strhash below); a slot keeps its string's hash and
  * length beside it, so a probe that misses costs no string compare
  * (a large parse looks up every register name it reads). */
 typedef struct Slot { Str s; uint32_t h, n; } Slot;
@@ -251,12 +251,12 @@ grow(void)
 	in.cap = cap;
 }
 
-/* intern's hash: eight bytes a step (names are short, and every
+/* intern's hash (and the parser's word table's): eight bytes a step (names are short, and every
  * operand of a large file is interned); memcpy reads them unaligned.
  * The tail's loads cover each of its bytes, and the length is mixed in,
  * so equal hashes are as rare as from a byte-wise hash. */
-static uint32_t
-hash8(const char *s, size_t n)
+uint32_t
+strhash(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
 
@@ -321,7 +321,7 @@ intern(const char *s, size_t n)
 		if (f->k == k)
 			return f->s;
 	}
-	h = hash8(s, n);
+	h = strhash(s, n);
 
 	if (2 * (in.n + 1) > in.cap)
 		grow();
