@@ -135,13 +135,14 @@ arity(Stmt *s)
 			n = (uint32_t)(m[2] - '0');
 		if (m[1] == 'x' && m[2] >= '0' && m[2] <= '9')
 			n = (uint32_t)atoi(m + 2);
-		for (size_t k = 0; k < countof(sh); k++) {
+		for (size_t k = 0; tc && k < countof(sh); k++) {
 			if (!sh[k].shape)   /* modifiers are interned */
 				sh[k].shape = interns(sh[k].name);
 			if (m == sh[k].shape)
 				per = sh[k].per;
 		}
-		if (!strncmp(m, ".pack::", 7) || !strncmp(m, ".unpack::", 9))
+		if ((m[1] == 'p' && !strncmp(m, ".pack::", 7))
+		|| (m[1] == 'u' && !strncmp(m, ".unpack::", 9)))
 			return 0;
 	}
 	return tc ? (per ? n * per : 0) : n;

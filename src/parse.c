@@ -544,11 +544,10 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
  * builders the grammar's actions call, in the same way, so either path
  * gives the same IR; tests/front/fastpath.sh holds them to that. */
 
-static int
-idch(int c)             /* fastcls is made: the text was matched */
-{
-	return fastcls[c] & Cid;
-}
+/* fastcls is made: the text was matched */
+#define idch(c) (fastcls[c] & Cid)
+#define digit(c) (fastcls[c] & Cdig)
+#define xdigit(c) (fastcls[c] & Chex)
 
 static const char *
 skipsp(const char *p)
@@ -579,13 +578,13 @@ fastnum(const char **pp, int *flt)
 	|| p[1] == 'D')) {
 		*flt = 1;
 		q = p + 2;
-		while (isxdigit((unsigned char)*q))
+		while (xdigit((unsigned char)*q))
 			q++;
 	} else {
 		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
 		|| p[1] == 'B'))
 			q += 2;
-		while (isxdigit((unsigned char)*q))  /* 0x's digits */
+		while (xdigit((unsigned char)*q))  /* 0x's digits */
 			q++;
 		if (*q == 'U')
 			q++;
@@ -658,8 +657,8 @@ fastop(Parser *P, const char **pp, Opnd *o)
 	if (*p == '!') {
 		p++;
 		fastsimple(P, &p, o)->neg = 1;
-	} else if (*p == '%' || (idch((unsigned char)*p) && !isdigit(
-		(unsigned char)*p))) {
+	} else if (*p == '%' || (idch((unsigned char)*p)
+	&& !digit((unsigned char)*p))) {
 		fastsimple(P, &p, &a);
 		if (*skipsp(p) == '|') {
 			p = skipsp(skipsp(p) + 1);
@@ -668,7 +667,7 @@ fastop(Parser *P, const char **pp, Opnd *o)
 			kind = Ppair;
 		} else
 			*o = a;
-	} else if (*p == '-' || isdigit((unsigned char)*p)) {
+	} else if (*p == '-' || digit((unsigned char)*p)) {
 		int minus = *p == '-';
 		Tok t = fastnum((p += minus, &p), &flt);
 		opinit(o, flt ? Pflt : Pint, tokstr(P, t))->minus =
@@ -677,7 +676,7 @@ fastop(Parser *P, const char **pp, Opnd *o)
 		Opnd *b = obnext(&sub);
 		kind = Paddr;
 		p = skipsp(p + 1);
-		if (isdigit((unsigned char)*p))
+		if (digit((unsigned char)*p))
 			opinit(b, Pint, tokstr(P, fastnum(&p, &flt)));
 		else {
 			fastsimple(P, &p, b);
