@@ -277,3 +277,74 @@ locmatch(const char *p, Tok v[3])
 		;
 	return *q == '\n' ? (size_t)(p - s) : 0;
 }
+
+/* ---- "= {1, 2, ...}": a flat list of numbers ----
+ *
+ *   INITV  = WS* { WS* NUMV (WS* , WS* NUMV)* WS* }
+ *   NUMV   -?(INTV | FLTV | FLTD)
+ *   FLTD   DIG+ . DIG* ([eE][+-]?DIG+)? | DIG+ [eE][+-]?DIG+
+ *   WS     [ \t\r\n]
+ *
+ * Tables of bytes 100,000 numbers long are common (cuRAND's, in every
+ * file that includes it); read as a pattern they cost the scanner
+ * about a dozen instructions a byte. */
+
+static const char *
+ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return p;
+}
+
+static const char *
+expo(const char *p)     /* at [eE] */
+{
+	p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	return digits(p, Cdig, 1, INT32_MAX);
+}
+
+static const char *
+numv(const char *p)
+{
+	const char *q;
+
+	p += *p == '-';
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
+	|| p[1] == 'B' || p[1] == 'f' || p[1] == 'F' || p[1] == 'd'
+	|| p[1] == 'D'))
+		return number(p);
+	if (!(q = digits(p, Cdig, 1, INT32_MAX)))
+		return 0;
+	if (*q == 'U')
+		return q + 1;
+	if (*q == '.') {
+		q = digits(q + 1, Cdig, 0, INT32_MAX);
+		return *q == 'e' || *q == 'E' ? expo(q) : q;
+	}
+	return *q == 'e' || *q == 'E' ? expo(q) : q;
+}
+
+/* The length of the INITV that begins at p (at its '='), or 0. */
+size_t
+initmatch(const char *p)
+{
+	const char *s = p;
+
+	if (!cls['a'])
+		initcls();
+	p = ws(p + 1);
+	if (*p != '{')
+		return 0;
+	for (p++;;) {
+		if (!(p = numv(ws(p))))
+			return 0;
+		p = ws(p);
+		if (*p == '}')
+			return (size_t)(p + 1 - s);
+		if (*p++ != ',')
+			return 0;
+	}
+}

@@ -747,6 +747,44 @@ fastins(Parser *P, const char *s, size_t n, size_t wend)
 	return st;
 }
 
+/* Bytes of w equal to c: the high bit of each, exactly (no borrow
+ * between bytes, unlike the shorter trick). */
+static uint64_t
+eqbytes(uint64_t w, int c)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
+	uint64_t x = w ^ (0x0101010101010101u * (uint8_t)c);
+
+	return ~(((x & lo7) + lo7) | x | lo7);
+}
+
+/* Is "{...}" (p to end) spelled as fastinit() would spell it: ", "
+ * between numbers and no other blank?  So when a byte is a blank just
+ * where the byte before it is a comma, and no byte is a tab or a line
+ * break.  Eight bytes a step without a branch: these lists are long,
+ * and their numbers of any length. */
+static int
+canonical(const char *p, const char *end)
+{
+	uint64_t bad = 0, carry = 0, w, c;
+	const char *e = end - 1;        /* the '}' */
+	int prev;
+
+	for (; p + 8 <= e; p += 8) {
+		memcpy(&w, p, 8);
+		c = eqbytes(w, ',');
+		bad |= ((c << 8 | carry) ^ eqbytes(w, ' ')) | eqbytes(w, '\t')
+			| eqbytes(w, '\r') | eqbytes(w, '\n');
+		carry = c >> 56;        /* a comma in the last byte */
+	}
+	for (prev = carry != 0; p < e; p++) {
+		bad |= (*p == ' ') != prev || *p == '\t' || *p == '\r'
+			|| *p == '\n';
+		prev = *p == ',';
+	}
+	return !bad && !prev;
+}
+
 /* "= {1, 2,\n 3}" as the scanner's INITV matched it: the canonical text
  * join() makes of the grammar's list, "{1, 2, 3}".  The token may span
  * lines; the scanner's line and column are moved past it. */
@@ -756,9 +794,9 @@ fastinit(Lexer *lx, Loc *l, const char *s, size_t n)
 	char *out = alloc(lx->P->a, n + n / 2 + 4), *q = out;
 	const char *p = s + 1, *end = s + n, *bol = 0;
 
-	for (const char *c = s; c < end; c++)
-		if (*c == '\n')
-			lx->line++, bol = c + 1;
+	for (const char *c = s; (c = memchr(c, '\n', (size_t)(end - c)));
+		c++)
+		lx->line++, bol = c + 1;
 	if (bol)
 		lx->col = (uint32_t)(end - bol) + 1;
 	l->last_line = (int)lx->line;
@@ -769,6 +807,11 @@ fastinit(Lexer *lx, Loc *l, const char *s, size_t n)
 		['\n'] = 1, [','] = 2, ['}'] = 3};
 	while (*p != '{')
 		p++;
+	if (canonical(p, end)) {        /* nvcc's spelling: as it is */
+		memcpy(out, p, (size_t)(end - p));
+		out[end - p] = 0;
+		return out;
+	}
 	*q++ = '{';
 	for (p++;;) {
 		uint8_t c = cls[(uint8_t)*p];

@@ -38,7 +38,7 @@ typedef struct Lexer {
 	uint32_t line, col, off;
 	int loc;                /* a .loc line is being read */
 	int cstate;             /* start condition a comment interrupted */
-	int fast;               /* BOS, and so INS, may be entered */
+	int fast;               /* the fast paths are taken (INS, INITV) */
 	int clean;              /* the last token returned ended a statement */
 	void *scanner;          /* the flex scanner reading the text */
 	Loc cstart;
@@ -101,6 +101,7 @@ Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
 Stmt *fastins(Parser *, const char *, size_t, size_t wend);
 size_t insmatch(const char *, size_t *wend);   /* fastmatch.c */
 size_t locmatch(const char *, Tok v[3]);
+size_t initmatch(const char *);
 enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
 extern uint8_t fastcls[256];     /* made by insmatch's first call */
 Str fastinit(Lexer *, Loc *, const char *, size_t);

@@ -1,7 +1,7 @@
-/* fastpath: the scanner's fast path (one token for a plain one-line
- * instruction, ptx.l INS) must build exactly the IR the grammar builds
- * from the same text.  Each file is parsed both ways and checked; the
- * IR dumps (irdump.c: every field, spans and positions included) must
+/* fastpath: the scanner's fast paths (a plain one-line instruction, a
+ * plain .loc line, a flat initializer list: ptx.l, fastmatch.c) must
+ * build exactly the IR the grammar builds from the same text.  Each
+ * file is parsed both ways and checked; the IR dumps (irdump.c: every field, spans and positions included) must
  * be equal line for line, and so must the diagnostics' counts.  The
  * fast path must also have been taken: a file with instructions that
  * none reached would prove nothing.
