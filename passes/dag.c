@@ -31,6 +31,8 @@ spaces(Stmt *s)
 
 	for (uint32_t i = 0; i < s->nmod; i++) {
 		Str d = s->mod[i];
+		if (!strchr("gslpc", d[1]))     /* none of the five */
+			continue;
 		if (!strcmp(d, ".global"))
 			m |= Sglob;
 		else if (!strncmp(d, ".shared", 7))
@@ -180,11 +182,11 @@ edge(Dag *g, uint32_t a, uint32_t b)
 	g->node[b].npred++;
 }
 
+/* Whether nodes of classes x and y keep their order: 0 never, 1
+ * always, 2 when their state spaces meet. */
 static int
-memconflict(Node *a, Node *b)
+conflict(Klass x, Klass y)
 {
-	Klass x = a->klass, y = b->klass;
-
 	if (x == Kpure || y == Kpure)
 		return 0;
 	if (x == Kcoll || y == Kcoll)
@@ -195,7 +197,7 @@ memconflict(Node *a, Node *b)
 		return 1;
 	if (x == Kld && y == Kld)
 		return 0;
-	return (a->space & b->space) != 0;
+	return 2;
 }
 
 /* Per function, for regedges: the last writer and the readers since,
@@ -243,15 +245,21 @@ regedges(Dag *g, Regscratch *x)
 	}
 }
 
+/* Memory-order edges: each non-pure node after every earlier one it
+ * conflicts with.  The earlier nodes are kept in one list per class, so
+ * a load looks only at the classes a load can conflict with, not at the
+ * thousands of other loads of an attention kernel's region.  The edges
+ * are the same as a scan of every pair would give, and come in the same
+ * order to each node. */
 static void
 orderedges(Dag *g)
 {
 	int32_t lastmark = -1;
-	/* the nodes that may conflict at all (not pure, not markers), in
-	 * order: a region of thousands of arithmetic nodes is not scanned
-	 * again for each memory operation (the same edges, fewer looks) */
-	uint32_t *mem = xmalloc((g->nnode + 1) * sizeof *mem), nmem = 0;
+	enum { Nk = Kctl + 1 };
+	uint32_t *mem[Nk], nmem[Nk] = {0};
 
+	for (int k = 0; k < Nk; k++)
+		mem[k] = 0;
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		if (n->marker) {
@@ -262,12 +270,18 @@ orderedges(Dag *g)
 		}
 		if (n->klass == Kpure)
 			continue;
-		for (uint32_t k = 0; k < nmem; k++)
-			if (memconflict(&g->node[mem[k]], n))
-				edge(g, mem[k], i);
-		mem[nmem++] = i;
+		for (int x = 0; x < Nk; x++) {
+			int c = nmem[x] ? conflict((Klass)x, n->klass) : 0;
+			for (uint32_t k = 0; c && k < nmem[x]; k++)
+				if (c == 1 || (g->node[mem[x][k]].space & n->space))
+					edge(g, mem[x][k], i);
+		}
+		if (!mem[n->klass])
+			mem[n->klass] = xmalloc(g->nnode * sizeof **mem);
+		mem[n->klass][nmem[n->klass]++] = i;
 	}
-	free(mem);
+	for (int k = 0; k < Nk; k++)
+		free(mem[k]);
 }
 
 static void

@@ -245,8 +245,10 @@ oplookup(const char *s, size_t n, size_t *baselen)
 int
 hasmod(const Stmt *s, const char *m)
 {
+	/* the byte after the '.' first: the passes ask this of every
+	 * statement, and most modifiers differ from m there */
 	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], m))
+		if (s->mod[i][1] == m[1] && !strcmp(s->mod[i], m))
 			return 1;
 	return 0;
 }

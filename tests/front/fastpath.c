@@ -1,10 +1,11 @@
 /* fastpath: the scanner's fast paths (a plain one-line instruction, a
  * plain .loc line, a flat initializer list: ptx.l, fastmatch.c) must
  * build exactly the IR the grammar builds from the same text.  Each
- * file is parsed both ways and checked; the IR dumps (irdump.c: every field, spans and positions included) must
- * be equal line for line, and so must the diagnostics' counts.  The
- * fast path must also have been taken: a file with instructions that
- * none reached would prove nothing.
+ * file is parsed both ways and checked; the IR dumps (irdump.c: every
+ * field, spans and positions included) must be equal line for line,
+ * and so must the diagnostics' counts.  The fast path must also have
+ * been taken: a file with instructions that none reached would prove
+ * nothing.
  * usage: fastpath FILE|DIR...   (directories: every .ptx below) */
 #include <dirent.h>
 #include <stdio.h>
