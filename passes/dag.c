@@ -272,9 +272,11 @@ orderedges(Dag *g)
 			continue;
 		for (int x = 0; x < Nk; x++) {
 			int c = nmem[x] ? conflict((Klass)x, n->klass) : 0;
-			for (uint32_t k = 0; c && k < nmem[x]; k++)
-				if (c == 1 || (g->node[mem[x][k]].space & n->space))
-					edge(g, mem[x][k], i);
+			for (uint32_t k = 0; c && k < nmem[x]; k++) {
+				uint32_t a = mem[x][k];
+				if (c == 1 || (g->node[a].space & n->space))
+					edge(g, a, i);
+			}
 		}
 		if (!mem[n->klass])
 			mem[n->klass] = xmalloc(g->nnode * sizeof **mem);

@@ -214,6 +214,13 @@ fragments(Func *f, Dag *g, int32_t *frag, int F)
 	return 1;
 }
 
+/* The k-th register n names: its definitions, then its uses. */
+static int32_t
+noderg(const Node *n, uint32_t k)
+{
+	return k < n->ndef ? n->def[k] : n->use[k - n->ndef];
+}
+
 /* The nodes that name each register, as lists in one array: register
  * r's are v[ubeg[r] - 1, uend[r]).  For rescoring: placing a node
  * changes the scores of only the nodes that share a register with it. */
@@ -225,7 +232,7 @@ userlists(Ctx *c, Dag *g)
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		for (uint32_t k = 0; k < n->ndef + n->nuse; k++) {
-			int32_t r = k < n->ndef ? n->def[k] : n->use[k - n->ndef];
+			int32_t r = noderg(n, k);
 			c->uend[r]++, total++;          /* a count, first */
 		}
 	}
@@ -233,7 +240,7 @@ userlists(Ctx *c, Dag *g)
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		for (uint32_t k = 0; k < n->ndef + n->nuse; k++) {
-			int32_t r = k < n->ndef ? n->def[k] : n->use[k - n->ndef];
+			int32_t r = noderg(n, k);
 			if (!c->ubeg[r]) {
 				c->ubeg[r] = pos + 1;
 				pos += c->uend[r];
@@ -267,7 +274,7 @@ rescore(Func *f, Ctx *c, Dag *g, uint32_t x, int up, const uint32_t *v,
 	Node *n = &g->node[x];
 
 	for (uint32_t k = 0; k < n->ndef + n->nuse; k++) {
-		int32_t r = k < n->ndef ? n->def[k] : n->use[k - n->ndef];
+		int32_t r = noderg(n, k);
 		for (uint32_t j = c->ubeg[r] - 1; j < c->uend[r]; j++)
 			if (isready[v[j]])
 				sc[v[j]] = score(f, c, g, v[j], up);

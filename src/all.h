@@ -145,7 +145,15 @@ struct Decl {
 };
 
 typedef struct Stmt Stmt;
-struct Stmt {           /* 112 bytes: fields in order of alignment */
+/* A .loc line's numbers, apart from its statement: a large kernel has
+ * a hundred thousand statements and a tenth of them are .loc lines. */
+typedef struct Locl {
+	int32_t loc[3];     /* file, line, column */
+	int32_t inl[3];     /* inlined_at file line col, or 0 */
+	Str fn;             /* function_name, or NULL */
+} Locl;
+
+struct Stmt {           /* 88 bytes: fields in order of alignment */
 	uint8_t kind;
 	uint8_t dirty;      /* changed: print from the IR, not the source */
 	uint8_t gneg;       /* @!p */
@@ -155,15 +163,13 @@ struct Stmt {           /* 112 bytes: fields in order of alignment */
 	Span lead;          /* trivia before it (whitespace, comments) */
 	Span text;          /* its own bytes in the source */
 	Pos pos;
-	int32_t loc[3];     /* Sloc: file, line, column */
-	int32_t inl[3];     /* Sloc: inlined_at file line col, or 0 */
+	Locl *ll;           /* Sloc: its numbers (shared by copies) */
 	Str name;           /* Sins: opcode base as written; Slabel: label;
 	                     * Spragma/Sdir/Sloc: the whole text canonically */
 	Opnd *guard;        /* Sins */
 	Str *mod;           /* Sins: ".global", ".nc", ... */
 	Opnd *opd;          /* Sins operands */
 	Decl *decl;         /* Sdecl */
-	Str locfn;          /* Sloc: function_name, or NULL */
 };
 
 /* A register, after scope resolution.  Range declarations %r<100>

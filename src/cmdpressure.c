@@ -217,12 +217,13 @@ locstr(Src *S, const Stmt *l, char *out, size_t n)
 		snprintf(out, n, "?");
 		return;
 	}
-	k = snprintf(out, n, "%s:%d", base(fname(S, l->loc[0])), l->loc[1]);
-	if (l->loc[2] && k > 0 && (size_t)k < n)
-		k += snprintf(out + k, n - k, ":%d", l->loc[2]);
-	if (l->inl[1] && k > 0 && (size_t)k < n)
+	k = snprintf(out, n, "%s:%d", base(fname(S, l->ll->loc[0])),
+		l->ll->loc[1]);
+	if (l->ll->loc[2] && k > 0 && (size_t)k < n)
+		k += snprintf(out + k, n - k, ":%d", l->ll->loc[2]);
+	if (l->ll->inl[1] && k > 0 && (size_t)k < n)
 		snprintf(out + k, n - k, " \u2190 %s:%d",
-			base(fname(S, l->inl[0])), l->inl[1]);
+			base(fname(S, l->ll->inl[0])), l->ll->inl[1]);
 }
 
 /* ---- live values at a peak, by definition site ---- */
@@ -331,8 +332,8 @@ groups(Func *f, Src *S, uint32_t at, Group *g, uint32_t max)
 		for (k = 0; k < n; k++)
 			if (all[k].op == op && all[k].type == f->reg[r].type
 			&& (all[k].dloc == dl || (dl && all[k].dloc
-			&& dl->loc[0] == all[k].dloc->loc[0]
-			&& dl->loc[1] == all[k].dloc->loc[1])))
+			&& dl->ll->loc[0] == all[k].dloc->ll->loc[0]
+			&& dl->ll->loc[1] == all[k].dloc->ll->loc[1])))
 				break;
 		if (k == n)
 			all[n++] = (Group){op, f->reg[r].type, dl, 0, 0, 0, 0, 0};
@@ -378,12 +379,12 @@ sources(Func *f, Src *S, Region *r, Srcn *out, uint32_t max)
 	for (uint32_t i = r->first; i <= r->last; i++) {
 		const Stmt *l = S->loc[i];
 		uint32_t k;
-		if (f->stmt[i].kind != Sins || !l || !l->loc[1])
+		if (f->stmt[i].kind != Sins || !l || !l->ll->loc[1])
 			continue;
 		for (k = 0; k < n; k++)
-			if (v[k].l->loc[0] == l->loc[0]
-			&& v[k].l->loc[1] == l->loc[1]
-			&& v[k].l->inl[1] == l->inl[1])
+			if (v[k].l->ll->loc[0] == l->ll->loc[0]
+			&& v[k].l->ll->loc[1] == l->ll->loc[1]
+			&& v[k].l->ll->inl[1] == l->ll->inl[1])
 				break;
 		if (k == n && n < countof(v))
 			v[n++] = (Srcn){l, 0};
@@ -597,12 +598,12 @@ jloc(FILE *o, Src *S, const Stmt *l)
 		return;
 	}
 	fprintf(o, "{\"file\": ");
-	jstr(o, fname(S, l->loc[0]));
-	fprintf(o, ", \"line\": %d, \"col\": %d", l->loc[1], l->loc[2]);
-	if (l->inl[1]) {
+	jstr(o, fname(S, l->ll->loc[0]));
+	fprintf(o, ", \"line\": %d, \"col\": %d", l->ll->loc[1], l->ll->loc[2]);
+	if (l->ll->inl[1]) {
 		fprintf(o, ", \"inlined_at\": {\"file\": ");
-		jstr(o, fname(S, l->inl[0]));
-		fprintf(o, ", \"line\": %d}", l->inl[1]);
+		jstr(o, fname(S, l->ll->inl[0]));
+		fprintf(o, ", \"line\": %d}", l->ll->inl[1]);
 	}
 	fputc('}', o);
 }
@@ -1007,12 +1008,12 @@ static Str
 locplace(Src *S, const Stmt *l)
 {
 	char buf[200];
-	int k = snprintf(buf, sizeof buf, "%s:%d", base(fname(S, l->loc[0])),
-		l->loc[1]);
+	int k = snprintf(buf, sizeof buf, "%s:%d", base(fname(S, l->ll->loc[0])),
+		l->ll->loc[1]);
 
-	if (l->inl[1] && k > 0 && (size_t)k < sizeof buf)
+	if (l->ll->inl[1] && k > 0 && (size_t)k < sizeof buf)
 		snprintf(buf + k, sizeof buf - (size_t)k, " \u2190 %s:%d",
-			base(fname(S, l->inl[0])), l->inl[1]);
+			base(fname(S, l->ll->inl[0])), l->ll->inl[1]);
 	return interns(buf);
 }
 
@@ -1061,7 +1062,7 @@ fillplaces(Side *sd)
 		const Stmt *s = &f->stmt[i], *l = sd->S.loc[i];
 		if (s->kind != Sins)
 			continue;
-		if (l && l->loc[1]) {
+		if (l && l->ll->loc[1]) {
 			sd->place[i] = locplace(&sd->S, l);
 			continue;
 		}

@@ -202,17 +202,17 @@ printstmt(Buf *b, Func *f, Stmt *s)
 		bputs(b, ".loc");
 		for (int k = 0; k < 3; k++) {
 			bputs(b, " ");
-			bint(b, s->loc[k]);
+			bint(b, s->ll->loc[k]);
 		}
-		if (s->locfn) {
+		if (s->ll->fn) {
 			bputs(b, ", function_name ");
-			bputs(b, s->locfn);
+			bputs(b, s->ll->fn);
 		}
-		if (s->locfn && (s->inl[0] || s->inl[1])) {
+		if (s->ll->fn && (s->ll->inl[0] || s->ll->inl[1])) {
 			bputs(b, ", inlined_at");
 			for (int k = 0; k < 3; k++) {
 				bputs(b, " ");
-				bint(b, s->inl[k]);
+				bint(b, s->ll->inl[k]);
 			}
 		}
 		break;

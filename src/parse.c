@@ -836,13 +836,15 @@ Stmt *
 mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
 {
 	Stmt *s = mkstmt(P, Sloc, 0);
+	Locl *ll = zalloc(P->a, sizeof *ll);    /* outlives the statement */
 
-	s->loc[0] = toint(f);
-	s->loc[1] = toint(l);
-	s->loc[2] = toint(c);
-	s->locfn = fn;
+	ll->loc[0] = toint(f);
+	ll->loc[1] = toint(l);
+	ll->loc[2] = toint(c);
+	ll->fn = fn;
 	if (inl)
-		memcpy(s->inl, inl, sizeof s->inl);
+		memcpy(ll->inl, inl, sizeof ll->inl);
+	s->ll = ll;
 	return s;
 }
 

@@ -12,7 +12,7 @@
 /* An arena's chunks grow with it, from Chunksz to Hugesz: a large
  * module's IR takes a few chunks of huge pages instead of thousands of
  * small ones (mapping pages was a fifth of a large parse). */
-enum { Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = 2 * Hugesz };
+enum { Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = Hugesz };
 
 NORETURN void
 die(const char *fmt, ...)
@@ -85,7 +85,7 @@ hugemap(size_t n)
 	madvise(q, n, MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
-	madvise(q, n, MADV_POPULATE_WRITE);     /* fails harmlessly before 5.14 */
+	madvise(q, n, MADV_POPULATE_WRITE);     /* fails harmlessly < 5.14 */
 #endif
 	return q;
 }
@@ -242,7 +242,8 @@ grow(void)
 		size_t j;
 		if (!in.tab[i].s)
 			continue;
-		for (j = in.tab[i].h & (cap - 1); tab[j].s; j = (j + 1) & (cap - 1))
+		for (j = in.tab[i].h & (cap - 1); tab[j].s;
+			j = (j + 1) & (cap - 1))
 			;
 		tab[j] = in.tab[i];
 	}
@@ -251,10 +252,11 @@ grow(void)
 	in.cap = cap;
 }
 
-/* intern's hash (and the parser's word table's): eight bytes a step (names are short, and every
- * operand of a large file is interned); memcpy reads them unaligned.
- * The tail's loads cover each of its bytes, and the length is mixed in,
- * so equal hashes are as rare as from a byte-wise hash. */
+/* intern's hash (and the parser's word table's): eight bytes a step
+ * (names are short, and every operand of a large file is interned);
+ * memcpy reads them unaligned.  The tail's loads cover each of its
+ * bytes, and the length is mixed in, so equal hashes are as rare as
+ * from a byte-wise hash. */
 uint32_t
 strhash(const char *s, size_t n)
 {
@@ -327,7 +329,8 @@ intern(const char *s, size_t n)
 		grow();
 	if (!in.a)
 		in.a = anew();
-	for (i = h & (in.cap - 1); (t = &in.tab[i])->s; i = (i + 1) & (in.cap - 1))
+	for (i = h & (in.cap - 1); (t = &in.tab[i])->s;
+		i = (i + 1) & (in.cap - 1))
 		if (t->h == h && t->n == n && !memcmp(t->s, s, n)) {
 			if (f)
 				*f = (struct Front){k, t->s};
