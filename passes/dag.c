@@ -174,9 +174,13 @@ edge(Dag *g, uint32_t a, uint32_t b)
 	for (uint32_t i = n->nsucc; i > 0 && i + 4 > n->nsucc; i--)
 		if (n->succ[i - 1] == b)
 			return;
-	if (n->nsucc == n->capsucc) {
+	if (n->nsucc == n->capsucc) {   /* from the region's arena */
+		uint32_t *v;
 		n->capsucc = n->capsucc ? 2 * n->capsucc : 4;
-		n->succ = xrealloc(n->succ, n->capsucc * sizeof *n->succ);
+		v = alloc(g->a, n->capsucc * sizeof *v);
+		if (n->nsucc)
+			memcpy(v, n->succ, n->nsucc * sizeof *v);
+		n->succ = v;
 	}
 	n->succ[n->nsucc++] = b;
 	g->node[b].npred++;
@@ -306,8 +310,6 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
 	Stmt *s = &f->stmt[ins];
 	x->d.n = x->u.n = 0;
 	defuse(s, &x->d, &x->u);
-	if (!x->a)
-		x->a = anew();
 	n->def = alloc(x->a, (x->d.n + 1) * sizeof *n->def);
 	n->use = alloc(x->a, (x->u.n + 1) * sizeof *n->use);
 	if (x->d.n)
@@ -328,6 +330,9 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 {
 	uint32_t first = a;
 
+	if (!x->a)
+		x->a = anew();
+	g->a = x->a;
 	g->first = a;
 	g->end = b;
 	for (uint32_t i = a; i < b; i++) {
@@ -347,9 +352,7 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 void
 dagfree(Dag *g)
 {
-	for (uint32_t i = 0; i < g->nnode; i++)
-		free(g->node[i].succ);   /* def and use: the region's arena */
-	free(g->node);
+	free(g->node);  /* the lists: the region's arena */
 	memset(g, 0, sizeof *g);
 }
 

@@ -265,104 +265,211 @@ userfree(Ctx *c, Dag *g, uint32_t *v)
 	free(v);
 }
 
-/* Scores anew the ready nodes that share a register with x, the only
- * ones whose pressure score placing x changed. */
+/* The ready nodes by score, best on top: a binary heap that knows
+ * where each node sits (pos, -1 when not in it), so that a node whose
+ * score changed moves to its new place. */
+typedef struct Heap {
+	uint32_t *v, n;
+	int32_t *pos;
+	const double *key;
+} Heap;
+
+static int
+above(const Heap *h, uint32_t a, uint32_t b)    /* a before b */
+{
+	return h->key[a] > h->key[b] || (h->key[a] == h->key[b] && a < b);
+}
+
+static void
+hset(Heap *h, uint32_t i, uint32_t x)
+{
+	h->v[i] = x;
+	h->pos[x] = (int32_t)i;
+}
+
+static void
+hfix(Heap *h, uint32_t x)       /* x's key changed: up or down */
+{
+	uint32_t i = (uint32_t)h->pos[x];
+
+	while (i > 0 && above(h, x, h->v[(i - 1) / 2])) {
+		hset(h, i, h->v[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && above(h, h->v[c + 1], h->v[c]))
+			c++;
+		if (!above(h, h->v[c], x))
+			break;
+		hset(h, i, h->v[c]);
+		i = c;
+	}
+	hset(h, i, x);
+}
+
+static void
+hpush(Heap *h, uint32_t x)
+{
+	hset(h, h->n++, x);
+	hfix(h, x);
+}
+
+static uint32_t
+hpop(Heap *h)
+{
+	uint32_t x = h->v[0], last = h->v[--h->n];
+
+	h->pos[x] = -1;
+	if (h->n) {
+		hset(h, 0, last);
+		hfix(h, last);
+	}
+	return x;
+}
+
+/* What a pressure score reads of register r: live going up, a last
+ * use pending going down (tdgain). */
+static int
+rstate(Ctx *c, int32_t r, int up)
+{
+	return up ? c->live[r] : c->left[r] == 1;
+}
+
+/* Scores anew the ready nodes that name a register whose state placing
+ * x changed (was[k]: the state of x's k-th register before), the only
+ * ones whose pressure score changed.  A base address read by hundreds
+ * of loads stays live once live: placing one of them rescores none. */
 static void
 rescore(Func *f, Ctx *c, Dag *g, uint32_t x, int up, const uint32_t *v,
-	const uint8_t *isready, double *sc)
+	const uint8_t *was, Heap *h, double *sc)
 {
 	Node *n = &g->node[x];
 
 	for (uint32_t k = 0; k < n->ndef + n->nuse; k++) {
 		int32_t r = noderg(n, k);
-		for (uint32_t j = c->ubeg[r] - 1; j < c->uend[r]; j++)
-			if (isready[v[j]])
-				sc[v[j]] = score(f, c, g, v[j], up);
+		if (rstate(c, r, up) == was[k])
+			continue;
+		for (uint32_t j = c->ubeg[r] - 1; j < c->uend[r]; j++) {
+			uint32_t y = v[j];
+			if (h->pos[y] >= 0) {
+				sc[y] = score(f, c, g, y, up);
+				hfix(h, y);
+			}
+		}
 	}
+}
+
+/* The predecessor lists: successor lists point down, going up needs
+ * the other direction. */
+static uint32_t **
+preds(Dag *g, uint32_t **npred)
+{
+	uint32_t n = g->nnode, **pred = xmalloc((n + 1) * sizeof *pred);
+	uint32_t total = 0, *v;
+
+	*npred = calloc(n, sizeof **npred);
+	for (uint32_t i = 0; i < n; i++)
+		total += g->node[i].npred;
+	v = xmalloc((total + 1) * sizeof *v);  /* one block, freed by pred[0] */
+	for (uint32_t i = 0; i < n; i++) {
+		pred[i] = v;
+		v += g->node[i].npred;
+	}
+	if (!n)
+		pred[0] = v;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < g->node[i].nsucc; j++) {
+			uint32_t s = g->node[i].succ[j];
+			pred[s][(*npred)[s]++] = i;
+		}
+	return pred;
 }
 
 /* Fills ord[] with the schedule, top to bottom.  Without noise a score
  * is a function of the placed set, kept per ready node and made anew
- * only where a placement changed it: the choice is the one a scan of
- * every ready node would make (the same scores, the same ties), at a
- * fraction of the cost on regions of thousands of nodes.  With noise,
- * every score each step, as the seed's sequence was defined. */
+ * only where a placement changed it, and the best comes off a heap.
+ * The choice is the one a scan of the ready nodes would make: scores
+ * never tie, as each carries its node's source position in its last
+ * digits.  With noise, every score is drawn anew each step, in the
+ * order that defines the seed's sequence. */
 static void
 listsched(Func *f, Ctx *c, Dag *g, uint32_t *ord, int up)
 {
-	uint32_t n = g->nnode, nready = 0, k = 0;
+	uint32_t n = g->nnode, nready = 0, k = 0, *npred = 0;
 	uint32_t *ready = xmalloc(n * sizeof *ready);
 	uint32_t *cnt = xmalloc(n * sizeof *cnt);
+	uint32_t **pred = up ? preds(g, &npred) : 0;
 	int keep = c->pick.noise <= 0;
-	double *sc = keep ? xmalloc(n * sizeof *sc) : 0;
-	uint8_t *isready = keep ? calloc(n, 1) : 0;
+	double *sc = xmalloc(n * sizeof *sc);
+	Heap h = {ready, 0, xmalloc(n * sizeof *h.pos), sc};
 	uint32_t *users = keep && c->pick.kind == Spressure
-		? userlists(c, g) : 0;
+		? userlists(c, g) : 0, nwas = 0;
+	uint8_t *was = 0;
 
 	/* going up, a node is ready when all its successors are placed */
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		cnt[i] = up ? g->node[i].nsucc : g->node[i].npred;
-	for (uint32_t i = 0; i < n; i++)
-		if (!cnt[i]) {
-			ready[nready++] = i;
-			if (keep)
-				sc[i] = score(f, c, g, i, up), isready[i] = 1;
-		}
-	uint32_t **pred = 0;
-	uint32_t *npred = 0;
-	if (up) {
-		/* successor lists point down; going up needs the preds */
-		npred = calloc(n, sizeof *npred);
-		pred = xmalloc(n * sizeof *pred);
-		for (uint32_t i = 0; i < n; i++)
-			pred[i] = xmalloc((g->node[i].npred + 1) * sizeof **pred);
-		for (uint32_t i = 0; i < n; i++)
-			for (uint32_t j = 0; j < g->node[i].nsucc; j++) {
-				uint32_t s = g->node[i].succ[j];
-				pred[s][npred[s]++] = i;
-			}
+		h.pos[i] = -1;
 	}
-	while (nready) {
-		uint32_t best = 0;
-		double bs = keep ? sc[ready[0]] : score(f, c, g, ready[0], up);
-		for (uint32_t r = 1; r < nready; r++) {
-			double s = keep ? sc[ready[r]]
-				: score(f, c, g, ready[r], up);
-			if (s > bs)
-				bs = s, best = r;
+	for (uint32_t i = 0; i < n; i++)
+		if (!cnt[i] && keep)
+			sc[i] = score(f, c, g, i, up), hpush(&h, i);
+		else if (!cnt[i])
+			ready[nready++] = i;
+	while (keep ? h.n : nready) {
+		uint32_t x;
+		if (keep)
+			x = hpop(&h);
+		else {
+			uint32_t best = 0;
+			double bs = score(f, c, g, ready[0], up);
+			for (uint32_t r = 1; r < nready; r++) {
+				double s = score(f, c, g, ready[r], up);
+				if (s > bs)
+					bs = s, best = r;
+			}
+			x = ready[best];
+			ready[best] = ready[--nready];
 		}
-		uint32_t x = ready[best];
-		ready[best] = ready[--nready];
-		place(f, c, &g->node[x], up);
+		Node *nx = &g->node[x];
+		if (users) {
+			if (nx->ndef + nx->nuse > nwas) {
+				nwas = nx->ndef + nx->nuse;
+				was = xrealloc(was, nwas);
+			}
+			for (uint32_t j = 0; j < nx->ndef + nx->nuse; j++)
+				was[j] = (uint8_t)rstate(c, noderg(nx, j), up);
+		}
+		place(f, c, nx, up);
 		ord[up ? n - 1 - k : k] = x;
 		k++;
-		if (keep)
-			isready[x] = 0;
 		if (users)
-			rescore(f, c, g, x, up, users, isready, sc);
+			rescore(f, c, g, x, up, users, was, &h, sc);
 		uint32_t m = up ? npred[x] : g->node[x].nsucc;
 		for (uint32_t j = 0; j < m; j++) {
 			uint32_t y = up ? pred[x][j] : g->node[x].succ[j];
-			if (--cnt[y] == 0) {
+			if (--cnt[y] != 0)
+				continue;
+			if (keep)
+				sc[y] = score(f, c, g, y, up), hpush(&h, y);
+			else
 				ready[nready++] = y;
-				if (keep)
-					sc[y] = score(f, c, g, y, up),
-					isready[y] = 1;
-			}
 		}
 	}
 	if (users)
 		userfree(c, g, users);
-	free(sc);
-	free(isready);
+	free(was);
 	if (k != n)
 		die("scheduler: cycle in region at statement %u", g->first);
-	if (up) {
-		for (uint32_t i = 0; i < n; i++)
-			free(pred[i]);
-		free(pred);
-		free(npred);
-	}
+	if (pred)
+		free(pred[0]);
+	free(pred);
+	free(npred);
+	free(h.pos);
+	free(sc);
 	free(ready);
 	free(cnt);
 }

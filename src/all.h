@@ -321,6 +321,7 @@ typedef struct Dag {
 	Node *node;
 	uint32_t nnode, capnode;
 	uint32_t first, end;       /* statements [first, end) */
+	Arena *a;                  /* the nodes' lists, freed with the region */
 } Dag;
 
 /* ---- how a region is scheduled (sched.c) ---- */
