@@ -339,9 +339,16 @@ initmatch(const char *p)
 	if (*p != '{')
 		return 0;
 	for (p++;;) {
-		if (!(p = numv(ws(p))))
-			return 0;
-		p = ws(p);
+		const char *q = p = ws(p);
+		/* most lists are plain decimals: digits, then what may
+		 * follow a number (anything else numv reads in full) */
+		while ((unsigned char)(*q - '0') < 10)
+			q++;
+		if (q == p || !(*q == ',' || *q == '}' || *q == ' '
+		|| *q == '\t' || *q == '\r' || *q == '\n'))
+			if (!(q = numv(p)))
+				return 0;
+		p = ws(q);
 		if (*p == '}')
 			return (size_t)(p + 1 - s);
 		if (*p++ != ',')

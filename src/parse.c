@@ -773,8 +773,11 @@ canonical(const char *p, const char *end)
 	for (; p + 8 <= e; p += 8) {
 		memcpy(&w, p, 8);
 		c = eqbytes(w, ',');
-		bad |= ((c << 8 | carry) ^ eqbytes(w, ' ')) | eqbytes(w, '\t')
-			| eqbytes(w, '\r') | eqbytes(w, '\n');
+		/* and no byte below ' ' (the matched text's only such
+		 * bytes are tabs and line breaks): some byte is below
+		 * exactly when this is not zero */
+		bad |= ((c << 8 | carry) ^ eqbytes(w, ' '))
+			| ((w - 0x2020202020202020u) & ~w & 0x8080808080808080u);
 		carry = c >> 56;        /* a comma in the last byte */
 	}
 	for (prev = carry != 0; p < e; p++) {
