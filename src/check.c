@@ -199,14 +199,19 @@ checkins(Diag *d, Known *kn, Stmt *s)
 					s->text.len, "unknown modifier '%s' "
 					"on '%s'", s->mod[k], s->name);
 	/* a destination that is a bare name must be a register */
-	Defs df = opdefs(s);
-	if (s->nop && (df == D0 || df == D0U) && s->opd[0].kind == Psym)
-		diag(d, "error", s->pos, s->text.off, s->text.len,
-			"undeclared register '%s'", s->opd[0].s);
+	if (s->nop && s->opd[0].kind == Psym) {
+		Defs df = opdefs(s);
+		if (df == D0 || df == D0U)
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"undeclared register '%s'", s->opd[0].s);
+	}
 	if (s->guard)
 		checkop(d, s, s->guard);
-	for (uint32_t k = 0; k < s->nop; k++)
-		checkop(d, s, &s->opd[k]);
+	for (uint32_t k = 0; k < s->nop; k++) {
+		Opnd *o = &s->opd[k];
+		if (o->nsub || (o->kind == Preg && o->reg < 0))
+			checkop(d, s, o);       /* else nothing to say */
+	}
 }
 
 int
