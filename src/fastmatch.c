@@ -27,7 +27,6 @@
 /* fastcls: what each byte may be (parse.h's Cid...); fastins() reads
  * it too, after insmatch() has made it. */
 uint8_t fastcls[256];
-#define cls fastcls
 
 static void
 initcls(void)
@@ -48,11 +47,11 @@ initcls(void)
 			k |= Chex;
 		if (c == ' ' || c == '\t')
 			k |= Csp;
-		cls[c] = k;
+		fastcls[c] = k;
 	}
 }
 
-#define IS(p, k) (cls[(uint8_t)*(p)] & (k))
+#define IS(p, k) (fastcls[(uint8_t)*(p)] & (k))
 
 static const char *
 sp(const char *p)
@@ -223,7 +222,7 @@ insmatch(const char *p, size_t *wend)
 {
 	const char *s = p, *q;
 
-	if (!cls['a'])
+	if (!fastcls['a'])
 		initcls();
 	if (*p == '@') {
 		p += p[1] == '!';
@@ -261,7 +260,7 @@ locmatch(const char *p, Tok v[3])
 {
 	const char *s = p, *q;
 
-	if (!cls['a'])
+	if (!fastcls['a'])
 		initcls();
 	if (p[1] != 'l' || p[2] != 'o' || p[3] != 'c' || !IS(p + 4, Csp))
 		return 0;
@@ -333,7 +332,7 @@ initmatch(const char *p)
 {
 	const char *s = p;
 
-	if (!cls['a'])
+	if (!fastcls['a'])
 		initcls();
 	p = ws(p + 1);
 	if (*p != '{')
