@@ -439,6 +439,20 @@ lintfunc(Func *f, Module *m, Finding *out, uint32_t max)
 	return n;
 }
 
+/* Can either finding be made at all?  One needs a setmaxnreg, the
+ * other a launch budget of 128 or less (launchcap reads only the
+ * performance directives): without both, the analysis is not run. */
+static int
+maylint(Func *f)
+{
+	int known;
+
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			return 1;
+	return launchcap(f, &known) <= 128;
+}
+
 int
 lint(Module *m, Diag *d)
 {
@@ -447,7 +461,8 @@ lint(Module *m, Diag *d)
 
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
-		if (m->item[i].kind != Ifunc || !f->body || !f->entry)
+		if (m->item[i].kind != Ifunc || !f->body || !f->entry
+		|| !maylint(f))
 			continue;
 		fillcfg(f, m);
 		filllive(f);
