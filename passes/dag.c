@@ -260,10 +260,8 @@ orderedges(Dag *g)
 {
 	int32_t lastmark = -1;
 	enum { Nk = Kctl + 1 };
-	uint32_t *mem[Nk], nmem[Nk] = {0};
+	uint32_t *mem[Nk] = {0}, nmem[Nk] = {0};
 
-	for (int k = 0; k < Nk; k++)
-		mem[k] = 0;
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		if (n->marker) {

@@ -404,6 +404,7 @@ listsched(Func *f, Ctx *c, Dag *g, uint32_t *ord, int up)
 	uint32_t **pred = up ? preds(g, &npred) : 0;
 	int keep = c->pick.noise <= 0;
 	double *sc = xmalloc(n * sizeof *sc);
+	/* without noise the ready nodes live in the heap, in ready[] */
 	Heap h = {ready, 0, xmalloc(n * sizeof *h.pos), sc};
 	uint32_t *users = keep && c->pick.kind == Spressure
 		? userlists(c, g) : 0, nwas = 0;

@@ -542,7 +542,7 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 /* fastins() reads text that the scanner's INS pattern matched, so its
  * shape is known and nothing here checks it again.  It calls the
  * builders the grammar's actions call, in the same way, so either path
- * gives the same IR; tests/front/fastpath.sh holds them to that. */
+ * gives the same IR; tests/front/fastpath.c holds them to that. */
 
 /* fastcls is made: the text was matched */
 #define idch(c) (fastcls[c] & Cid)

@@ -141,7 +141,6 @@ allocslow(Arena *a, size_t n)
 	else {          /* as large as the arena so far, whole pages */
 		size_t m = (a->total + Chunksz - 1) & ~(size_t)(Chunksz - 1);
 		m = m < Chunksz ? Chunksz : m > Chunkmax ? Chunkmax : m;
-		m = m >= Hugesz ? m & ~(size_t)(Hugesz - 1) : m;
 		cap = m - hdr;
 	}
 	c = chunkmap(hdr + cap);
