@@ -115,6 +115,9 @@ movable(Stmt *s)
 	if (s->kind != Sins)
 		return 0;
 	k = opklass(s);
+	/* the tcgen05 waits end regions here (tsink moves them) */
+	if (s->op == Otcgen05_wait_ld || s->op == Otcgen05_wait_st)
+		return 0;
 	return k != Kfull && k != Kctl;
 }
 
@@ -317,6 +320,8 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
 	n->ndef = x->d.n;
 	n->nuse = x->u.n;
 	n->klass = (uint8_t)opklass(s);
+	if (n->klass == Ktmem)  /* as Kord here: see Ktmem in all.h */
+		n->klass = Kord;
 	n->space = (uint8_t)spaces(s);
 	n->lat = (uint8_t)opinfo[s->op].lat;
 }

@@ -60,6 +60,12 @@ typedef enum {
 	Krmw,   /* atomics: ordered against every memory access */
 	Kord,   /* async proxies, fences, barriers: ordered against every
 	         * memory access and every other Kord; arithmetic may cross */
+	Ktmem,  /* tcgen05.ld/st and tcgen05.wait::ld/st: tensor memory,
+	         * which no load or store reaches, and the registers the
+	         * wait completes.  The schedulers (dag.c) order them as
+	         * Kord and end regions at the waits; the validator and the
+	         * tsink pass let loads, stores and other registers'
+	         * arithmetic cross them (see validate.c) */
 	Kfull,  /* waits and unknowns: nothing crosses */
 	Kctl,   /* branches, calls, exits: end a block */
 } Klass;
@@ -358,6 +364,7 @@ typedef struct Optreq {
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
+	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -632,6 +639,10 @@ uint32_t remat(Module *, Func *, int mode);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *);
+
+/* ---- across.c ---- */
+uint32_t tsink(Func *);
+uint32_t hoist(Func *);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

@@ -180,8 +180,8 @@ O(tcgen05_alloc, "tcgen05.alloc", DNO, Kord, Lmem)
 O(tcgen05_dealloc, "tcgen05.dealloc", DNO, Kord, Lmem)
 O(tcgen05_relinquish_alloc_permit, "tcgen05.relinquish_alloc_permit",
   DNO, Kord, Lalu)
-O(tcgen05_ld, "tcgen05.ld", D0, Kord, Lmem)
-O(tcgen05_st, "tcgen05.st", DNO, Kord, Lmem)
+O(tcgen05_ld, "tcgen05.ld", D0, Ktmem, Lmem)
+O(tcgen05_st, "tcgen05.st", DNO, Ktmem, Lmem)
 O(tcgen05_cp, "tcgen05.cp", DNO, Kord, Lmem)
 O(tcgen05_shift, "tcgen05.shift", DNO, Kord, Lmem)
 O(tcgen05_mma, "tcgen05.mma", DNO, Kord, Lmma)
@@ -191,6 +191,9 @@ O(tcgen05_fence_before, "tcgen05.fence::before_thread_sync", DNO, Kord,
   Lalu)
 O(tcgen05_fence_after, "tcgen05.fence::after_thread_sync", DNO, Kord,
   Lalu)
+/* tensor memory to and from registers, and their waits (Ktmem) */
+O(tcgen05_wait_ld, "tcgen05.wait::ld", DNO, Ktmem, Lmem)
+O(tcgen05_wait_st, "tcgen05.wait::st", DNO, Ktmem, Lmem)
 O(clusterlaunchcontrol_try_cancel, "clusterlaunchcontrol.try_cancel", DNO,
   Kord, Lmem)
 O(clusterlaunchcontrol_query_cancel, "clusterlaunchcontrol.query_cancel",
@@ -205,8 +208,6 @@ O(mbarrier_test_wait, "mbarrier.test_wait", D0, Kfull, Lmem)
 O(mbarrier_try_wait, "mbarrier.try_wait", D0, Kfull, Lmem)
 O(wgmma_wait_group, "wgmma.wait_group", DNO, Kfull, Lmma)
 O(tcgen05_wait, "tcgen05.wait", DNO, Kfull, Lmem)
-O(tcgen05_wait_ld, "tcgen05.wait::ld", DNO, Kfull, Lmem)
-O(tcgen05_wait_st, "tcgen05.wait::st", DNO, Kfull, Lmem)
 O(setmaxnreg, "setmaxnreg", DNO, Kfull, Lalu)
 O(nanosleep, "nanosleep", DNO, Kfull, Lalu)
 O(pmevent, "pmevent", DNO, Kfull, Lalu)

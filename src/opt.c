@@ -28,6 +28,7 @@ typedef struct Pass {
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass */
+	int across;         /* 1 tsink, 2 hoist (across.c) */
 	Sched s;
 } Pass;
 
@@ -84,6 +85,10 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->remat = 1 + Rloop;
 		else if (!strcmp(a, "wgwait"))
 			p->wgwait = 1;
+		else if (!strcmp(a, "tsink"))
+			p->across = 1;
+		else if (!strcmp(a, "hoist"))
+			p->across = 2;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -100,7 +105,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, remat=loop, wgwait, budget[=N][:R], "
+				"remat, remat=roles, remat=loop, wgwait, tsink, "
+				"hoist, budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -150,6 +156,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			uint32_t n = pp->p[k].remat ? remat(m, f,
 				pp->p[k].remat - 1)
 				: pp->p[k].wgwait ? wgwait(m, f)
+				: pp->p[k].across == 1 ? tsink(f)
+				: pp->p[k].across == 2 ? hoist(f)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -487,6 +495,11 @@ variants(Optreq *o, Pipe *v, int max)
 		/* kernels with wgmma groups: the same early, with wgwait */
 		static const char *const wg[] = {"wgwait,remat,sched=td",
 			"wgwait,remat,sched=bu", "wgwait"};
+		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
+		 * packed before the wait loop (Triton's Blackwell softmax) */
+		static const char *const tm[] = {
+			"remat=loop,sched=bu,tsink,hoist",
+			"remat,sched=bu,tsink,hoist"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
@@ -495,6 +508,9 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
 				&& n < max; j++)
 				pipeparse(wg[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->tmem && j < countof(tm)
+				&& n < max; j++)
+				pipeparse(tm[j], o->seed, &v[n++]);
 		}
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
@@ -880,6 +896,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	}
 	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
+	o->tmem = mentions(src, n, "tcgen05.ld");
 	if (o->search) {
 		Pipe v[256];
 		nk = search(o, src, n, orig, &k);

@@ -650,7 +650,6 @@ fastop(Parser *P, const char **pp, Opnd *o)
 {
 	const char *p = *pp;
 	Obuf sub;               /* not zeroed: 800 bytes a call */
-	Opnd a;
 	int flt, kind = 0;
 
 	sub.v = 0, sub.n = 0;
@@ -659,14 +658,16 @@ fastop(Parser *P, const char **pp, Opnd *o)
 		fastsimple(P, &p, o)->neg = 1;
 	} else if (*p == '%' || (idch((unsigned char)*p)
 	&& !digit((unsigned char)*p))) {
-		fastsimple(P, &p, &a);
-		if (*skipsp(p) == '|') {
+		/* built where it stays: a copy of an operand just written
+		 * field by field stalls the load that reads it back (store
+		 * forwarding), and this is every register operand */
+		fastsimple(P, &p, o);
+		if (*skipsp(p) == '|') {        /* p|q: rare, copy it */
 			p = skipsp(skipsp(p) + 1);
-			*obnext(&sub) = a;
+			*obnext(&sub) = *o;
 			fastsimple(P, &p, obnext(&sub));
 			kind = Ppair;
-		} else
-			*o = a;
+		}
 	} else if (*p == '-' || digit((unsigned char)*p)) {
 		int minus = *p == '-';
 		Tok t = fastnum((p += minus, &p), &flt);

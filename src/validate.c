@@ -4,15 +4,19 @@
  * and checks the result, not the steps that made it.
  *
  * The claim proven, per function: the same header and declarations; the
- * same fixed statements (branch targets, branches and calls, waits,
- * scopes, unknown instructions) in the same order; between two fixed
+ * same fixed statements (branch targets, branches and calls, waits but
+ * tcgen05.wait::ld/st, scopes, unknown instructions) in the same order; between two fixed
  * statements, the same statements, permuted so that
  *   - every pair of accesses to one register, one of them a write, keeps
  *     its order (a guarded write counts as a read too),
  *   - every pair of memory effects that may touch the same state space,
  *     one of them a write, keeps its order; fences, barriers, atomics and
  *     async operations keep their order against every memory effect and
- *     each other; warp collectives and carry-flag arithmetic keep their
+ *     each other; tcgen05.ld/st and tcgen05.wait::ld/st against each
+ *     other and those, not against loads and stores (tensor memory,
+ *     which no load or store reaches), and such a wait against every
+ *     access to a register some tcgen05.ld (tcgen05.st) of the function
+ *     names; warp collectives and carry-flag arithmetic keep their
  *     order among their kind,
  *   - debug labels keep their order among themselves;
  * and beyond permutations:
@@ -36,6 +40,8 @@ enum {
 	Eread,      /* loads */
 	Ewrite,     /* stores and reductions */
 	Eall,       /* atomics, fences, barriers, async: order with all */
+	Etmem,      /* tcgen05.ld/st and their waits: tensor memory only,
+	             * which no load or store reaches */
 	Ecoll,      /* warp collectives */
 	Ecarry,     /* .cc arithmetic */
 	Efixed,     /* must not move at all */
@@ -103,6 +109,8 @@ effect(Stmt *s)
 	case Krmw:
 	case Kord:
 		return Eall;
+	case Ktmem:
+		return Etmem;
 	case Kfull:
 	case Kctl:
 		return Efixed;
@@ -138,9 +146,12 @@ memorder(Acc *a, Acc *b)
 	if (x == Enone || y == Enone)
 		return 0;
 	if (x == Ecoll || y == Ecoll)
-		return (x == Ecoll || x == Eall) && (y == Ecoll || y == Eall);
+		return (x == Ecoll || x == Eall || x == Etmem)
+			&& (y == Ecoll || y == Eall || y == Etmem);
 	if (x == Ecarry || y == Ecarry)
 		return x == y;
+	if (x == Etmem || y == Etmem)
+		return x == y || x == Eall || y == Eall;
 	if (x == Eall || y == Eall)
 		return 1;
 	if (x == Eread && y == Eread)
@@ -309,7 +320,26 @@ typedef struct Seg {
 	                             * sorted by text */
 	uint32_t nlc;
 	struct Pend *pend;          /* B's copies of them, proven at the end */
+	const uint8_t *tm;          /* per register of fa: 1 a tcgen05.ld
+	                             * writes it, 2 a tcgen05.st reads it */
+	struct Up *up;              /* statements B runs in earlier segments */
+	uint32_t seg;               /* this segment's number */
+	Stmt *eff;                  /* A's statements as B holds them */
 } Seg;
+
+/* A statement of B with no partner in its segment may be one that A
+ * runs in a later segment, moved up across the fixed statements
+ * between (across.c's hoist): kept here until A's segment claims it. */
+typedef struct Cand {
+	Str t;
+	uint32_t b, seg, aseg;      /* B's statement and segment; A's segment */
+	int32_t a;                  /* A's statement, once claimed, else -1 */
+	int soft;                   /* a remat=loop copy too (pending) */
+	int plain;                  /* A's statement as B holds it (copies
+	                             * replayed): registers only, no guard */
+	Acc x;                      /* and its registers */
+} Cand;
+typedef struct Up { Cand *v; uint32_t n, cap; } Up;
 
 static int
 fail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
@@ -373,6 +403,45 @@ pending(Seg *g, Str t, uint32_t j)
 	return 1;
 }
 
+static void
+offer(Seg *g, Str t, uint32_t b, int soft)
+{
+	Up *u = g->up;
+
+	if (u->n == u->cap) {
+		u->cap = u->cap ? 2 * u->cap : 64;
+		u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+	}
+	u->v[u->n++] = (Cand){t, b, g->seg, 0, -1, soft, 0, {0}};
+}
+
+/* A's i-th statement of the segment, missing from B's: B's first
+ * unclaimed statement of the same text in an earlier segment, if any
+ * (proven by hoisted() when the walk is done). */
+static int
+claim(Seg *g, Str t, uint32_t i)
+{
+	for (uint32_t k = 0; k < g->up->n; k++) {
+		Cand *c = &g->up->v[k];
+		if (c->a < 0 && c->t == t && c->seg < g->seg) {
+			Stmt *e = &g->eff[i];   /* A's, copies replayed */
+			c->a = (int32_t)g->orig[i];
+			c->aseg = g->seg;
+			c->plain = e->kind == Sins && !e->guard
+				&& effect(e) == Enone;
+			if (e->kind == Sins)
+				access(e, &c->x);
+			/* A lacks it here, so it is no copy of a definition
+			 * A keeps: not remat=loop's, whose proof is dropped */
+			for (uint32_t j = 0; c->soft && j < g->pend->n; j += 2)
+				if (g->pend->v[j] == c->b)
+					g->pend->v[j] = UINT32_MAX;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 typedef struct Tj { Str t; uint32_t j; } Tj;
 
 static int
@@ -416,6 +485,10 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 				hi = mid;
 		}
 		uint32_t k = lo < nb && sb[lo].t == ta[i] ? next[lo] : nb;
+		if ((k == nb || sb[k].t != ta[i]) && claim(g, ta[i], i)) {
+			pos[i] = UINT32_MAX;    /* B runs it before the segment */
+			continue;
+		}
 		if (k == nb || sb[k].t != ta[i]) {
 			free(used);
 			free(sb);
@@ -433,14 +506,8 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	free(sb);
 	free(next);
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j])
-		&& !pending(g, tb[j], g->b0 + j)) {
-			free(used);
-			bprintf(g->why, "%s: '%s' appears in the rewrite before "
-				"'%s' but not in the original\n", g->fb->name,
-				tb[j], fixed);
-			return -1;
-		}
+		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j]))
+			offer(g, tb[j], g->b0 + j, pending(g, tb[j], g->b0 + j));
 	free(used);
 	return 0;
 }
@@ -527,6 +594,64 @@ otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
 	return 0;
 }
 
+/* The registers tcgen05.ld fills and tcgen05.st empties, per function:
+ * the tensor core may write (read) them until tcgen05.wait::ld (::st),
+ * so such a wait keeps its order against every access to any of them.
+ * Per function, not per operation: coarse, and no matching of waits to
+ * the operations they complete. */
+static uint8_t *
+tmemregs(Func *f)
+{
+	uint8_t *t = calloc(f->nreg + 1, 1);
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		Acc a;
+		if (s->kind != Sins
+		|| (s->op != Otcgen05_ld && s->op != Otcgen05_st))
+			continue;
+		access(s, &a);
+		if (s->op == Otcgen05_ld)
+			for (uint32_t k = 0; k < a.ndef; k++)
+				t[a.def[k]] |= 1;
+		else
+			for (uint32_t k = 0; k < a.nuse; k++)
+				t[a.use[k]] |= 2;
+		free(a.def);
+		free(a.use);
+	}
+	return t;
+}
+
+static int
+tmemtouch(const Acc *a, const uint8_t *tm, int bit)
+{
+	for (uint32_t k = 0; k < a->ndef; k++)
+		if (tm[a->def[k]] & bit)
+			return 1;
+	for (uint32_t k = 0; k < a->nuse; k++)
+		if (tm[a->use[k]] & bit)
+			return 1;
+	return 0;
+}
+
+static int
+waitorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int bit = eff[i].kind != Sins ? 0
+			: eff[i].op == Otcgen05_wait_ld ? 1
+			: eff[i].op == Otcgen05_wait_st ? 2 : 0;
+		for (uint32_t j = 0; bit && j < n; j++)
+			if (j != i && tmemtouch(&acc[j], g->tm, bit)
+			&& (j < i) != (acc[j].pos < acc[i].pos))
+				return fail(g->why, g->fa, &g->fa->stmt[g->orig[j]],
+					"'%s' crosses a tcgen05 wait for its "
+					"registers", acc[j].text);
+	}
+	return 0;
+}
+
 static int
 segment(Seg *g, uint8_t *mv)
 {
@@ -547,22 +672,33 @@ segment(Seg *g, uint8_t *mv)
 	if (n < 0)
 		rc = -1, n = 0;
 	g->orig = orig;
+	g->eff = eff;
 	g->n = (uint32_t)n;
 	for (int32_t i = 0; i < n; i++)
 		ta[i] = text(g->fa, &eff[i]);
 	if (!rc)
 		rc = pairup(g, ta, tb, pos);
 	for (int32_t i = 0; !rc && i < n; i++) {
-		g->amap[orig[i]] = (int32_t)(g->b0 + pos[i]);
+		int up = pos[i] == UINT32_MAX;
+		if (up) {       /* where B runs it: its claimed candidate */
+			for (uint32_t k = 0; k < g->up->n; k++)
+				if (g->up->v[k].a == (int32_t)orig[i])
+					g->amap[orig[i]] = (int32_t)g->up->v[k].b;
+		} else
+			g->amap[orig[i]] = (int32_t)(g->b0 + pos[i]);
 		if (eff[i].kind == Sins)
 			access(&eff[i], &acc[i]);
-		acc[i].pos = pos[i];
+		/* a statement B runs before the segment comes before all of
+		 * it: regorder then checks what A ran before it here */
+		acc[i].pos = up ? 0 : pos[i] + 1;
 		acc[i].text = ta[i];
 	}
 	if (!rc)
 		rc = regorder(g, acc, (uint32_t)n);
 	if (!rc)
 		rc = otherorder(g, acc, mv, (uint32_t)n);
+	if (!rc)
+		rc = waitorder(g, eff, acc, (uint32_t)n);
 	for (int32_t i = 0; i < n; i++) {
 		free(acc[i].def);
 		free(acc[i].use);
@@ -869,6 +1005,8 @@ loopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
 	for (uint32_t k = 0; k < pd->n && !rc; k += 2) {
 		uint32_t p = pd->v[k], a = pd->v[k + 1];
 		Acc u = {0};
+		if (p == UINT32_MAX)    /* claimed as a hoisted statement */
+			continue;
 		int ok = amap[a] >= 0;
 		access(&fb->stmt[p], &u);
 		for (uint32_t x = 0; x < u.nuse && ok; x++) {
@@ -893,6 +1031,134 @@ loopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
 	return rc;
 }
 
+/* ---- statements B runs earlier, across fixed statements ---- */
+
+/* Per statement, its innermost scope's Sopen, or -1 at the top. */
+static int32_t *
+scopeof(Func *f)
+{
+	int32_t *sc = xmalloc((f->nstmt + 1) * sizeof *sc), top = -1;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind == Sclose)
+			top = top >= 0 ? sc[top] : -1;
+		sc[i] = top;
+		if (f->stmt[i].kind == Sopen)
+			top = (int32_t)i;
+	}
+	return sc;
+}
+
+/* Where a bra at b goes: the one label of its name in b's scope or,
+ * failing that, in the nearest enclosing scope that has the name. */
+static int64_t
+bratarget(Func *f, const int32_t *sc, uint32_t b, Str t)
+{
+	for (int32_t want = sc[b];; want = sc[want]) {
+		int64_t hit = -1;
+		for (uint32_t j = 0; j < f->nstmt; j++)
+			if (f->stmt[j].kind == Slabel && f->stmt[j].name == t
+			&& sc[j] == want) {
+				if (hit >= 0)
+					return -1;
+				hit = j;
+			}
+		if (hit >= 0 || want < 0)
+			return hit;
+	}
+}
+
+/* Control enters A's [lo, hi) only at lo and leaves only at hi: its
+ * control instructions are bra alone, each to a label in it, and no
+ * statement elsewhere names a label at its top level. */
+static int
+closedrun(Func *f, uint32_t lo, uint32_t hi)
+{
+	int32_t *sc = scopeof(f);
+	int ok = 1;
+
+	for (uint32_t i = 0; i < f->nstmt && ok; i++) {
+		Stmt *s = &f->stmt[i];
+		int in = i >= lo && i < hi;
+		int bra = s->kind == Sins && !strcmp(s->name, "bra");
+		uint32_t m = s->kind == Sdir ? s->decl->nattr
+			: s->kind == Sins ? s->nop : 0;
+		if (in && s->kind == Sins && effect(s) == Efixed
+		&& opinfo[s->op].klass == Kctl && !bra)
+			ok = 0;
+		for (uint32_t k = 0; k < m && ok; k++) {
+			Str t = s->kind == Sdir ? s->decl->attr[k]
+				: s->opd[k].kind == Psym ? s->opd[k].s : 0;
+			if (!t)
+				continue;
+			if (in && bra) {
+				int64_t l = bratarget(f, sc, i, t);
+				ok = l >= (int64_t)lo && l < (int64_t)hi;
+			} else
+				for (uint32_t j = lo; j < hi && ok; j++)
+					ok = !(f->stmt[j].kind == Slabel
+						&& sc[j] < 0 && f->stmt[j].name == t);
+		}
+	}
+	free(sc);
+	return ok;
+}
+
+static int
+meets(Stmt *s, const Acc *x)
+{
+	Acc a;
+	int hit = 0;
+
+	if (s->kind != Sins)
+		return 0;
+	access(s, &a);
+	for (uint32_t i = 0; i < a.ndef && !hit; i++)
+		for (uint32_t k = 0; k < x->nuse + x->ndef && !hit; k++)
+			hit = a.def[i] == (k < x->nuse ? x->use[k]
+				: x->def[k - x->nuse]);
+	for (uint32_t i = 0; i < a.nuse && !hit; i++)
+		for (uint32_t k = 0; k < x->ndef && !hit; k++)
+			hit = a.use[i] == x->def[k];
+	free(a.def);
+	free(a.use);
+	return hit;
+}
+
+/* B runs X, A's statement c->a of A's segment c->aseg, in its earlier
+ * segment c->seg.  Right when X works on registers alone (no memory,
+ * collective, carry or guard); control goes from X's place in B to its
+ * place in A only through the fixed statements and segments between,
+ * which it enters at their top (closedrun); and nothing on the way
+ * (B's statements after X in its segment, A's statements between the
+ * two segments) writes a register X reads or touches one it writes.
+ * What A ran before X in X's own segment regorder has checked, with X
+ * first.  Registers are compared by number: both functions declare
+ * the same registers in the same order (the header, and the fixed
+ * statements, scopes with their declarations among them). */
+static int
+hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
+	const uint32_t *astart, const uint32_t *bend, Buf *why)
+{
+	Stmt *x = &fa->stmt[c->a];
+	int ok = 1;
+
+	if (!c->plain)
+		return fail(why, fa, x, "'%s' moved across fixed statements, "
+			"and it is not plain register arithmetic", c->t);
+	if (!closedrun(fa, aend[c->seg], astart[c->aseg]))
+		return fail(why, fa, x, "'%s' moved across fixed statements "
+			"that control may enter or leave in between", c->t);
+	for (uint32_t j = c->b + 1; j < bend[c->seg] && ok; j++)
+		ok = !meets(&fb->stmt[j], &c->x);
+	for (uint32_t j = aend[c->seg]; j < astart[c->aseg] && ok; j++)
+		ok = !meets(&fa->stmt[j], &c->x);
+	if (!ok)
+		return fail(why, fa, x, "'%s' moved across a statement that "
+			"shares its registers", c->t);
+	return 0;
+}
+
 static int
 body(Func *fa, Func *fb, Buf *why)
 {
@@ -914,12 +1180,20 @@ body(Func *fa, Func *fb, Buf *why)
 	uint32_t nlc;
 	Lc *lc = loopchains(fa, writes, &nlc);
 	Pend pend = {0};
+	uint8_t *tm = tmemregs(fa);
+	Up up = {0};
+	uint32_t nseg = 0, *astart = xmalloc((fa->nstmt + fb->nstmt + 2)
+		* 4 * sizeof *astart);
+	uint32_t *aend = astart + fa->nstmt + fb->nstmt + 2;
+	uint32_t *bstart = aend + fa->nstmt + fb->nstmt + 2;
+	uint32_t *bend = bstart + fa->nstmt + fb->nstmt + 2;
 
 	for (uint32_t k = 0; k < fa->nstmt; k++)
 		amap[k] = -1;
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
 		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, &adom,
-			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend};
+			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend,
+			tm, &up, nseg, 0};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		/* B's segment runs over waits it adds (a wait A has next
@@ -933,6 +1207,9 @@ body(Func *fa, Func *fb, Buf *why)
 				break;
 			xb[g.b1++] = 1;
 		}
+		astart[nseg] = g.a0, aend[nseg] = g.a1;
+		bstart[nseg] = g.b0, bend[nseg] = g.b1;
+		nseg++;
 		if (g.a1 > g.a0 || g.b1 > g.b0)
 			rc = segment(&g, ma);
 		i = g.a1;
@@ -952,9 +1229,27 @@ body(Func *fa, Func *fb, Buf *why)
 				"%s", "the bodies end differently");
 		}
 	}
+	for (uint32_t k = 0; k < up.n && !rc; k++) {
+		Cand *c = &up.v[k];
+		if (c->a < 0 && c->soft)
+			continue;
+		if (c->a < 0)
+			rc = fail(why, fb, &fb->stmt[c->b], "'%s' appears in the "
+				"rewrite before a fixed statement but not in the "
+				"original", c->t);
+		else
+			rc = hoisted(fa, fb, c, aend, astart, bend, why);
+	}
 	if (!rc && pend.n)
 		rc = loopvalues(fa, fb, amap, writes, &pend, why);
 	free(pend.v);
+	for (uint32_t k = 0; k < up.n; k++) {
+		free(up.v[k].x.def);
+		free(up.v[k].x.use);
+	}
+	free(up.v);
+	free(astart);
+	free(tm);
 	free(lc);
 	free(writes);
 	free(amap);

@@ -21,6 +21,7 @@ static const char *const pipes[] = {
 	"mix", "softmax=4", "softmax=1", "moves", "remat", "remat=roles",
 	"remat=loop", "wgwait", "budget", "remat,sched=bu",
 	"remat=loop,sched=td", "wgwait,remat,sched=td", "moves,sched=bu,sink",
+	"tsink", "hoist", "remat=loop,sched=bu,tsink,hoist",
 };
 
 static Module *

@@ -1,0 +1,426 @@
+/* across.c: moves work across the places the schedulers stop at.
+ *
+ * needs:  resolved registers (regs.c)
+ * breaks: nothing the parser built; both passes only permute a
+ *         function's statements
+ * paper:  none; what the spilling Triton Blackwell softmax shows.
+ *
+ * The schedulers reorder within regions, and a region ends at every
+ * fixed statement: a wait, a branch target, an inline-asm scope.  Two
+ * things pin register pressure at such places, and both can move:
+ *
+ * tsink: tcgen05.ld and its tcgen05.wait::ld, moved down to just before
+ *   the first statement that reads what they load.  Triton loads S from
+ *   tensor memory and then loads and stores V (global to shared) before
+ *   it reads S, so 128 S values sit in registers across 128 V loads.
+ *   Loads, stores and arithmetic of other registers may run before the
+ *   tcgen05.ld: tensor memory is reached by no load or store, and the
+ *   wait completes only the registers tcgen05.ld names.
+ *
+ * hoist: pure arithmetic right after a run of fixed statements (a
+ *   wait loop in an inline-asm scope, say), whose operands the run
+ *   neither writes nor needs, moved to before the run when it ends the
+ *   life of more registers than it starts: the packing converts
+ *   (cvt.rn.f16x2.f32 d, a, b) that Triton places after the wait for
+ *   the previous P*V, so that 128 fp32 P values cross the wait where 64
+ *   packed ones would do.  Only a run that control enters at its top
+ *   and leaves at its bottom: its branches jump inside it, and nothing
+ *   outside jumps into it.
+ *
+ * The validator proves both on the result (validate.c: Ktmem, and
+ * hoisted statements); they are variants of the search, not defaults. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+typedef struct Regs { Rv d, u; } Regs;
+
+static void
+regsof(Stmt *s, Regs *r)
+{
+	r->d.n = r->u.n = 0;
+	if (s->kind == Sins)
+		defuse(s, &r->d, &r->u);
+}
+
+static int
+inrv(const Rv *v, int32_t x)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Whether s reads or writes a register of x (its defs and uses). */
+static int
+touches(const Regs *s, const Regs *x)
+{
+	for (uint32_t i = 0; i < s->d.n; i++)
+		if (inrv(&x->d, s->d.v[i]) || inrv(&x->u, s->d.v[i]))
+			return 1;
+	for (uint32_t i = 0; i < s->u.n; i++)
+		if (inrv(&x->d, s->u.v[i]))
+			return 1;
+	return 0;
+}
+
+/* ---- tsink ---- */
+
+/* Per register: 1 when some tcgen05.ld of f writes it. */
+static uint8_t *
+tmemdefs(Func *f, Regs *r)
+{
+	uint8_t *t = calloc(f->nreg + 1, 1);
+
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Otcgen05_ld) {
+			regsof(&f->stmt[i], r);
+			for (uint32_t k = 0; k < r->d.n; k++)
+				t[r->d.v[k]] = 1;
+		}
+	return t;
+}
+
+/* May the pair tcgen05.ld (registers ld) and its wait run after s? */
+static int
+crossable(Func *f, uint32_t i, const uint8_t *tm, const uint8_t *tgt,
+	const Regs *ld, Regs *r)
+{
+	Stmt *s = &f->stmt[i];
+
+	if (s->kind == Sloc || (s->kind == Slabel && !tgt[i]))
+		return 1;
+	if (s->kind != Sins)
+		return 0;
+	Klass k = opklass(s);
+	if (k != Kpure && k != Kld && k != Kst)
+		return 0;
+	regsof(s, r);
+	for (uint32_t j = 0; j < r->d.n; j++)
+		if (tm[r->d.v[j]] || inrv(&ld->u, r->d.v[j]))
+			return 0;
+	for (uint32_t j = 0; j < r->u.n; j++)
+		if (tm[r->u.v[j]])
+			return 0;
+	return 1;
+}
+
+static void targeted(Func *, uint8_t *);
+
+uint32_t
+tsink(Func *f)
+{
+	Regs r = {0}, ld = {0};
+	uint8_t *tm = tmemdefs(f, &r), *tgt = calloc(f->nstmt + 1, 1);
+
+	targeted(f, tgt);
+	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);
+	uint32_t moved = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard)
+			continue;
+		regsof(s, &ld);
+		/* the same registers for ld: regsof reuses r */
+		Regs mine = {{0}, {0}};
+		for (uint32_t k = 0; k < ld.u.n; k++)
+			rvpush(&mine.u, ld.u.v[k]);
+		uint32_t w = i + 1, e;
+		while (w < f->nstmt && crossable(f, w, tm, tgt, &mine, &r))
+			w++;
+		if (w == f->nstmt || f->stmt[w].kind != Sins
+		|| f->stmt[w].op != Otcgen05_wait_ld || f->stmt[w].guard) {
+			free(mine.u.v);
+			continue;
+		}
+		for (e = w + 1; e < f->nstmt
+			&& crossable(f, e, tm, tgt, &mine, &r); e++)
+			;
+		free(mine.u.v);
+		/* trailing .loc lines and labels belong to what follows */
+		while (e > w + 1 && f->stmt[e - 1].kind != Sins)
+			e--;
+		uint32_t n = 0, crossed = 0;
+		for (uint32_t j = i + 1; j < e; j++)
+			if (j != w) {
+				tmp[n++] = f->stmt[j];
+				crossed += f->stmt[j].kind == Sins;
+			}
+		if (!crossed)
+			continue;
+		tmp[n++] = f->stmt[i];
+		tmp[n++] = f->stmt[w];
+		memcpy(&f->stmt[i], tmp, n * sizeof *tmp);
+		f->dirty = 1;
+		moved++;
+		i = e - 1;
+	}
+	free(tmp);
+	free(tm);
+	free(tgt);
+	free(r.d.v);
+	free(r.u.v);
+	free(ld.d.v);
+	free(ld.u.v);
+	return moved;
+}
+
+/* ---- hoist ---- */
+
+/* What stays in place for the validator too: anything but instructions
+ * outside scopes that are not waits, branches or unknowns, .loc lines
+ * and labels no branch names. */
+static uint8_t *
+fixedmap(Func *f, const uint8_t *tgt)
+{
+	uint8_t *fx = calloc(f->nstmt + 1, 1);
+	int depth = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		Klass k = s->kind == Sins ? opklass(s) : Kpure;
+		depth += s->kind == Sopen;
+		fx[i] = depth > 0 || s->kind == Sclose
+			|| (s->kind == Sins && (k == Kfull || k == Kctl))
+			|| (s->kind == Slabel && tgt[i])
+			|| (s->kind != Sins && s->kind != Sloc
+			&& s->kind != Slabel);
+		depth -= s->kind == Sclose;
+	}
+	return fx;
+}
+
+/* Labels some branch or .branchtargets names. */
+static void
+targeted(Func *f, uint8_t *tgt)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind != Slabel)
+			continue;
+		Str name = f->stmt[i].name;
+		for (uint32_t j = 0; j < f->nstmt && !tgt[i]; j++) {
+			Stmt *s = &f->stmt[j];
+			uint32_t m = s->kind == Sdir ? s->decl->nattr
+				: s->kind == Sins ? s->nop : 0;
+			for (uint32_t k = 0; k < m && !tgt[i]; k++)
+				tgt[i] = s->kind == Sdir ? s->decl->attr[k] == name
+					: s->opd[k].kind == Psym
+					&& s->opd[k].s == name;
+		}
+	}
+}
+
+/* The scope each statement is in: the index of its innermost Sopen, or
+ * -1 at the top.  A label is known only in its own scope (inline asm
+ * blocks reuse names such as waitLoop). */
+static int32_t *
+scopes(Func *f)
+{
+	int32_t *sc = xmalloc((f->nstmt + 1) * sizeof *sc);
+	int32_t *stack = xmalloc((f->nstmt + 1) * sizeof *stack);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sclose && n)
+			n--;
+		sc[i] = n ? stack[n - 1] : -1;
+		if (s->kind == Sopen)
+			stack[n++] = (int32_t)i;
+	}
+	free(stack);
+	return sc;
+}
+
+/* The label a branch at b names: in b's scope, else in the enclosing
+ * ones; -1 when none or more than one answers at the first level that
+ * has the name. */
+static int64_t
+resolvelabel(Func *f, const int32_t *sc, uint32_t b, Str t)
+{
+	int32_t want = sc[b];
+
+	for (;;) {
+		int64_t hit = -1;
+		int many = 0;
+		for (uint32_t j = 0; j < f->nstmt; j++)
+			if (f->stmt[j].kind == Slabel && f->stmt[j].name == t
+			&& sc[j] == want) {
+				many |= hit >= 0;
+				hit = j;
+			}
+		if (hit >= 0)
+			return many ? -1 : hit;
+		if (want < 0)
+			return -1;
+		want = sc[want];
+	}
+}
+
+/* Whether control enters [lo, hi) only at lo and leaves it only at hi:
+ * its only control instructions are bra, each naming a label inside
+ * it, and no statement outside names a label of its top level. */
+static int
+closed(Func *f, uint32_t lo, uint32_t hi)
+{
+	int32_t *sc = scopes(f);
+	int ok = 1;
+
+	for (uint32_t i = 0; i < f->nstmt && ok; i++) {
+		Stmt *s = &f->stmt[i];
+		int in = i >= lo && i < hi;
+		uint32_t m = s->kind == Sdir ? s->decl->nattr
+			: s->kind == Sins ? s->nop : 0;
+		if (in && s->kind == Sins && opklass(s) == Kctl
+		&& s->op != Obra)
+			ok = 0;
+		for (uint32_t k = 0; k < m && ok; k++) {
+			Str t = s->kind == Sdir ? s->decl->attr[k]
+				: s->opd[k].kind == Psym ? s->opd[k].s : 0;
+			if (!t)
+				continue;
+			if (in && s->kind == Sins && s->op == Obra) {
+				int64_t l = resolvelabel(f, sc, i, t);
+				ok = l >= (int64_t)lo && l < (int64_t)hi;
+				continue;
+			}
+			/* outside (or a directive inside): it may name no
+			 * top-level label of the run */
+			for (uint32_t j = lo; j < hi && ok; j++)
+				ok = !(f->stmt[j].kind == Slabel && sc[j] < 0
+					&& f->stmt[j].name == t);
+		}
+	}
+	free(sc);
+	return ok;
+}
+
+/* Registers whose life x ends, less those it starts: x's reads that
+ * nothing reads or writes after it (in text order; last[] is the last
+ * statement that does) nor in [lo, hi).  A heuristic: the validator
+ * does not rely on it. */
+static int
+gain(Func *f, uint32_t x, uint32_t lo, uint32_t hi, const Regs *rx,
+	const uint32_t *last, Regs *r)
+{
+	int g = 0;
+
+	/* in 32-bit units: a b64 pack of two b32 frees nothing */
+	for (uint32_t k = 0; k < rx->d.n; k++)
+		g -= f->reg[rx->d.v[k]].units;
+	for (uint32_t k = 0; k < rx->u.n; k++) {
+		int32_t reg = rx->u.v[k];
+		int dies = !inrv(&rx->d, reg) && last[reg] == x;
+		for (uint32_t j = 0; j < k && dies; j++)
+			dies = rx->u.v[j] != reg;       /* counted once */
+		for (uint32_t j = lo; j < hi && dies; j++) {
+			regsof(&f->stmt[j], r);
+			dies = !inrv(&r->d, reg) && !inrv(&r->u, reg);
+		}
+		g += dies ? f->reg[reg].units : 0;
+	}
+	return g;
+}
+
+static uint32_t
+hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
+	const uint32_t *last, Regs *r)
+{
+	uint32_t end = hi, n = 0, k = 0;
+	Regs x = {{0}, {0}};
+	uint8_t *up;
+
+	while (end < f->nstmt && !fx[end])
+		end++;
+	up = calloc(end - hi + 1, 1);
+	for (uint32_t i = hi; i < end; i++) {
+		Stmt *s = &f->stmt[i];
+		int ok = s->kind == Sins && !s->guard && opklass(s) == Kpure;
+		if (!ok)
+			continue;
+		regsof(s, &x);  /* x owns its lists from here */
+		Regs xs = {{0}, {0}};
+		for (uint32_t j = 0; j < x.d.n; j++)
+			rvpush(&xs.d, x.d.v[j]);
+		for (uint32_t j = 0; j < x.u.n; j++)
+			rvpush(&xs.u, x.u.v[j]);
+		for (uint32_t j = lo; j < i && ok; j++) {
+			regsof(&f->stmt[j], r);
+			ok = !touches(r, &xs);
+		}
+		if (ok && gain(f, i, lo, hi, &xs, last, r) > 0) {
+			up[i - hi] = 1;
+			n++;
+		}
+		free(xs.d.v);
+		free(xs.u.v);
+	}
+	if (n) {
+		/* [moved ones][lo..hi)[the rest of the segment] */
+		Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
+		for (uint32_t i = hi; i < end; i++)
+			if (up[i - hi])
+				tmp[k++] = f->stmt[i];
+		for (uint32_t i = lo; i < end; i++)
+			if (i < hi || !up[i - hi])
+				tmp[k++] = f->stmt[i];
+		memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
+		free(tmp);
+		f->dirty = 1;
+	}
+	free(up);
+	free(x.d.v);
+	free(x.u.v);
+	return n;
+}
+
+uint32_t
+hoist(Func *f)
+{
+	uint8_t *tgt = calloc(f->nstmt + 1, 1);
+	Regs r = {0};
+	uint32_t moved = 0;
+
+	targeted(f, tgt);
+	uint8_t *fx = fixedmap(f, tgt);
+	/* per register, the last statement that reads or writes it; the
+	 * moves below permute [lo, end) of one run at a time, left to
+	 * right, so what it says of later statements stays true */
+	uint32_t *last = calloc(f->nreg + 1, sizeof *last);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		regsof(&f->stmt[i], &r);
+		for (uint32_t k = 0; k < r.d.n; k++)
+			last[r.d.v[k]] = i;
+		for (uint32_t k = 0; k < r.u.n; k++)
+			last[r.u.v[k]] = i;
+	}
+	for (uint32_t i = 1; i < f->nstmt; i++) {
+		if (!fx[i] || fx[i - 1])
+			continue;
+		uint32_t lo = i, hi = i;
+		while (hi < f->nstmt && fx[hi])
+			hi++;
+		if (hi == f->nstmt || !closed(f, lo, hi))
+			continue;
+		uint32_t n = hoistinto(f, lo, hi, fx, last, &r);
+		if (n) {
+			/* what moved sits before lo now; the run moved down
+			 * by n statements, and so did the fixed map */
+			memmove(&fx[lo + n], &fx[lo], hi - lo);
+			memset(&fx[lo], 0, n);
+			memmove(&tgt[lo + n], &tgt[lo], hi - lo);
+			memset(&tgt[lo], 0, n);
+			moved += n;
+			i = hi + n - 1;
+		} else
+			i = hi - 1;
+	}
+	free(fx);
+	free(tgt);
+	free(last);
+	free(r.d.v);
+	free(r.u.v);
+	return moved;
+}
