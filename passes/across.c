@@ -108,8 +108,16 @@ crossable(Func *f, uint32_t i, const uint8_t *tm, const uint8_t *tgt,
 
 static void targeted(Func *, uint8_t *);
 
+/* Whether s comes from input lines lines[0]..lines[1] (opt --lines). */
+int
+inlines(const uint32_t *lines, const Stmt *s)
+{
+	return !lines || !lines[1]
+		|| (s->pos.line >= lines[0] && s->pos.line <= lines[1]);
+}
+
 uint32_t
-tsink(Func *f)
+tsink(Func *f, const uint32_t *lines)
 {
 	Regs r = {0}, ld = {0};
 	uint8_t *tm = tmemdefs(f, &r), *tgt = calloc(f->nstmt + 1, 1);
@@ -120,7 +128,8 @@ tsink(Func *f)
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard)
+		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
+		|| !inlines(lines, s))
 			continue;
 		regsof(s, &ld);
 		/* the same registers for ld: regsof reuses r */
@@ -326,7 +335,7 @@ gain(Func *f, uint32_t x, uint32_t lo, uint32_t hi, const Regs *rx,
 
 static uint32_t
 hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
-	const uint32_t *last, Regs *r)
+	const uint32_t *last, const uint32_t *lines, Regs *r)
 {
 	uint32_t end = hi, n = 0, k = 0;
 	Regs x = {{0}, {0}};
@@ -337,7 +346,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	up = calloc(end - hi + 1, 1);
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
-		int ok = s->kind == Sins && !s->guard && opklass(s) == Kpure;
+		int ok = s->kind == Sins && !s->guard && opklass(s) == Kpure
+			&& inlines(lines, s);
 		if (!ok)
 			continue;
 		regsof(s, &x);  /* x owns its lists from here */
@@ -377,7 +387,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 }
 
 uint32_t
-hoist(Func *f)
+hoist(Func *f, const uint32_t *lines)
 {
 	uint8_t *tgt = calloc(f->nstmt + 1, 1);
 	Regs r = {0};
@@ -404,7 +414,7 @@ hoist(Func *f)
 			hi++;
 		if (hi == f->nstmt || !closed(f, lo, hi))
 			continue;
-		uint32_t n = hoistinto(f, lo, hi, fx, last, &r);
+		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, &r);
 		if (n) {
 			/* what moved sits before lo now; the run moved down
 			 * by n statements, and so did the fixed map */

@@ -89,6 +89,7 @@ typedef struct Rm {
 	Ins *ins;
 	uint32_t nins, cap;
 	uint8_t *seen;           /* per register: done in this region */
+	const uint32_t *lines;   /* opt --lines, or NULL */
 	uint32_t *ndefs;         /* per register: writes in the function */
 	uint8_t *leaf;           /* per statement: constant by itself */
 	uint8_t *uni;            /* per register: also the same in every
@@ -194,6 +195,9 @@ region(Func *f, Dag *g, void *arg)
 {
 	Rm *r = arg;
 
+	if (r->lines && r->lines[1] && (f->stmt[g->first].pos.line > r->lines[1]
+	|| f->stmt[g->end - 1].pos.line < r->lines[0]))
+		return;         /* opt --lines: a region it does not touch */
 	memset(r->seen, 0, f->nreg ? f->nreg : 1);
 	for (uint32_t i = g->first; i < g->end; i++) {
 		Stmt *s = &f->stmt[i];
@@ -299,7 +303,7 @@ chain(Func *f, Rm *r, uint32_t i)
  * alive from the start, and ptxas recomputes cheaply in its uniform
  * registers (the FA4 case above). */
 uint32_t
-remat(Module *m, Func *f, int mode)
+remat(Module *m, Func *f, int mode, const uint32_t *lines)
 {
 	Rm r = {0};
 	size_t n = f->nreg ? f->nreg : 1;
@@ -394,6 +398,7 @@ remat(Module *m, Func *f, int mode)
 				changed |= chain(f, &r, i);
 		}
 	}
+	r.lines = lines;
 	eachregion(f, region, &r);
 	domfree(r.view);
 	free(r.var);

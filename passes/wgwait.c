@@ -67,7 +67,7 @@ needwait(Func *f, Blk *b, uint32_t *commit)
 }
 
 uint32_t
-wgwait(Module *m, Func *f)
+wgwait(Module *m, Func *f, const uint32_t *lines)
 {
 	uint32_t n = 0, *at, *from;
 
@@ -76,7 +76,8 @@ wgwait(Module *m, Func *f)
 	at = xmalloc((A->nblk + 1) * sizeof *at);
 	from = xmalloc((A->nblk + 1) * sizeof *from);
 	for (uint32_t b = 0; b < A->nblk; b++)
-		if ((at[n] = needwait(f, &A->blk[b], &from[n])) != UINT32_MAX)
+		if ((at[n] = needwait(f, &A->blk[b], &from[n])) != UINT32_MAX
+		&& inlines(lines, &f->stmt[from[n]]))
 			n++;
 	freeana(f);
 	for (uint32_t i = 1; i < n; i++)        /* blocks in body order */

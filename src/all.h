@@ -635,14 +635,17 @@ int domdominates(Dom *, uint32_t a, uint32_t b);
 
 /* ---- remat.c ---- */
 enum { Rplain, Rroles, Rloop };   /* remat's modes */
-uint32_t remat(Module *, Func *, int mode);
+/* lines: {A, B}, only statements of input lines A..B are touched;
+ * {0, 0} or NULL: all (opt --lines) */
+int inlines(const uint32_t *lines, const Stmt *);
+uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- wgwait.c ---- */
-uint32_t wgwait(Module *, Func *);
+uint32_t wgwait(Module *, Func *, const uint32_t *lines);
 
 /* ---- across.c ---- */
-uint32_t tsink(Func *);
-uint32_t hoist(Func *);
+uint32_t tsink(Func *, const uint32_t *lines);
+uint32_t hoist(Func *, const uint32_t *lines);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

@@ -154,10 +154,10 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			if (sc->noise > 0 && s.noise > 0)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].remat ? remat(m, f,
-				pp->p[k].remat - 1)
-				: pp->p[k].wgwait ? wgwait(m, f)
-				: pp->p[k].across == 1 ? tsink(f)
-				: pp->p[k].across == 2 ? hoist(f)
+				pp->p[k].remat - 1, sc->lines)
+				: pp->p[k].wgwait ? wgwait(m, f, sc->lines)
+				: pp->p[k].across == 1 ? tsink(f, sc->lines)
+				: pp->p[k].across == 2 ? hoist(f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -396,6 +396,7 @@ helpopt(FILE *f)
 "                   less: fewer registers can run slower)\n"
 "  --kernel NAME    rewrite only this function\n"
 "  --lines A-B      rewrite only regions touching input lines A..B\n"
+"                   (moves and budget work on the whole kernel)\n"
 "  --explain        say per pass what it moved and how the estimated\n"
 "                   pressure peak ('ptxpress pressure') changed\n"
 "  --in-place       allow OUT to be FILE\n"
