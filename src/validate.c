@@ -334,7 +334,8 @@ typedef struct Cand {
 	Str t;
 	uint32_t b, seg, aseg;      /* B's statement and segment; A's segment */
 	int32_t a;                  /* A's statement, once claimed, else -1 */
-	int soft;                   /* a remat=loop copy too (pending) */
+	int soft;                   /* a constant's copy or remat=loop's
+	                             * (pending) too: may stay unclaimed */
 	int plain;                  /* A's statement as B holds it (copies
 	                             * replayed): registers only, no guard */
 	Acc x;                      /* and its registers */
@@ -505,9 +506,13 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	}
 	free(sb);
 	free(next);
+	/* what is left over may be A's, run earlier (hoist): offered to
+	 * the later segments; a constant's copy or remat=loop's may stay
+	 * unclaimed (soft) */
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j] && !g->xb[g->b0 + j] && !konstant(g, tb[j]))
-			offer(g, tb[j], g->b0 + j, pending(g, tb[j], g->b0 + j));
+		if (!used[j] && !g->xb[g->b0 + j])
+			offer(g, tb[j], g->b0 + j, konstant(g, tb[j])
+				|| pending(g, tb[j], g->b0 + j));
 	free(used);
 	return 0;
 }
