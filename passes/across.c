@@ -67,18 +67,31 @@ touches(const Regs *s, const Regs *x)
 
 /* ---- tsink ---- */
 
-/* Per register: 1 when some tcgen05.ld of f writes it. */
+static void
+markregs(const Opnd *o, uint8_t *t)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		t[o->reg] = 1;
+	for (uint32_t i = 0; i < o->nsub; i++)
+		markregs(&o->sub[i], t);
+}
+
+/* Per register: 1 when some tcgen05.ld of f names it outside its
+ * address: what it loads, and tcgen05.ld.red's second result (redval),
+ * which the opcode table counts as read. */
 static uint8_t *
-tmemdefs(Func *f, Regs *r)
+tmemdefs(Func *f)
 {
 	uint8_t *t = calloc(f->nreg + 1, 1);
 
-	for (uint32_t i = 0; i < f->nstmt; i++)
-		if (f->stmt[i].kind == Sins && f->stmt[i].op == Otcgen05_ld) {
-			regsof(&f->stmt[i], r);
-			for (uint32_t k = 0; k < r->d.n; k++)
-				t[r->d.v[k]] = 1;
-		}
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Otcgen05_ld)
+			continue;
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (s->opd[k].kind != Paddr)
+				markregs(&s->opd[k], t);
+	}
 	return t;
 }
 
@@ -120,7 +133,7 @@ uint32_t
 tsink(Func *f, const uint32_t *lines)
 {
 	Regs r = {0}, ld = {0};
-	uint8_t *tm = tmemdefs(f, &r), *tgt = calloc(f->nstmt + 1, 1);
+	uint8_t *tm = tmemdefs(f), *tgt = calloc(f->nstmt + 1, 1);
 
 	targeted(f, tgt);
 	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);

@@ -611,19 +611,19 @@ tmemregs(Func *f)
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		Acc a;
+		Iv v = {0};
 		if (s->kind != Sins
 		|| (s->op != Otcgen05_ld && s->op != Otcgen05_st))
 			continue;
-		access(s, &a);
-		if (s->op == Otcgen05_ld)
-			for (uint32_t k = 0; k < a.ndef; k++)
-				t[a.def[k]] |= 1;
-		else
-			for (uint32_t k = 0; k < a.nuse; k++)
-				t[a.use[k]] |= 2;
-		free(a.def);
-		free(a.use);
+		/* every register it names outside its address: the loaded
+		 * ones, and tcgen05.ld.red's second result (redval), which
+		 * the table counts as read */
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (s->opd[k].kind != Paddr)
+				collect(&s->opd[k], &v);
+		for (uint32_t k = 0; k < v.n; k++)
+			t[v.v[k]] |= s->op == Otcgen05_ld ? 1 : 2;
+		free(v.v);
 	}
 	return t;
 }
