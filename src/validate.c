@@ -28,7 +28,12 @@
  *   - setmaxnreg counts may differ when the new ones fit the register
  *     file over the warp roles (vbudget.c);
  *   - a wgmma.wait_group may be added where the whole warp surely runs
- *     it (see extrawait).
+ *     it (see extrawait);
+ *   - a statement may run in an earlier segment (hoist) when it is
+ *     plain register arithmetic, control enters the fixed statements
+ *     between only at their top and leaves only at their bottom, and
+ *     nothing it passes writes what it reads or touches what it writes
+ *     (see hoisted).
  * Anything else it cannot prove, and says where. */
 #include <stdlib.h>
 #include <string.h>
