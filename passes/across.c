@@ -52,19 +52,6 @@ inrv(const Rv *v, int32_t x)
 	return 0;
 }
 
-/* Whether s reads or writes a register of x (its defs and uses). */
-static int
-touches(const Regs *s, const Regs *x)
-{
-	for (uint32_t i = 0; i < s->d.n; i++)
-		if (inrv(&x->d, s->d.v[i]) || inrv(&x->u, s->d.v[i]))
-			return 1;
-	for (uint32_t i = 0; i < s->u.n; i++)
-		if (inrv(&x->d, s->u.v[i]))
-			return 1;
-	return 0;
-}
-
 /* ---- tsink ---- */
 
 static void
@@ -319,13 +306,18 @@ closed(Func *f, uint32_t lo, uint32_t hi)
 	return ok;
 }
 
+/* What [lo, here) of a run and its segment writes and reads, and what
+ * the run [lo, hi) itself touches: a stamp per register, so a segment
+ * of thousands costs one pass, not one per statement that might move. */
+typedef struct Seen { uint32_t *w, *r, *run, stamp; } Seen;
+
 /* Registers whose life x ends, less those it starts: x's reads that
  * nothing reads or writes after it (in text order; last[] is the last
  * statement that does) nor in [lo, hi).  A heuristic: the validator
  * does not rely on it. */
 static int
-gain(Func *f, uint32_t x, uint32_t lo, uint32_t hi, const Regs *rx,
-	const uint32_t *last, Regs *r)
+gain(Func *f, uint32_t x, const Regs *rx, const uint32_t *last,
+	const Seen *sn)
 {
 	int g = 0;
 
@@ -337,48 +329,67 @@ gain(Func *f, uint32_t x, uint32_t lo, uint32_t hi, const Regs *rx,
 		int dies = !inrv(&rx->d, reg) && last[reg] == x;
 		for (uint32_t j = 0; j < k && dies; j++)
 			dies = rx->u.v[j] != reg;       /* counted once */
-		for (uint32_t j = lo; j < hi && dies; j++) {
-			regsof(&f->stmt[j], r);
-			dies = !inrv(&r->d, reg) && !inrv(&r->u, reg);
-		}
+		dies = dies && sn->run[reg] != sn->stamp;
 		g += dies ? f->reg[reg].units : 0;
 	}
 	return g;
 }
 
+
+static void
+see(Seen *sn, const Regs *r)
+{
+	for (uint32_t k = 0; k < r->d.n; k++)
+		sn->w[r->d.v[k]] = sn->stamp;
+	for (uint32_t k = 0; k < r->u.n; k++)
+		sn->r[r->u.v[k]] = sn->stamp;
+}
+
+/* Whether what was seen writes what x reads, or touches what x writes. */
+static int
+clashes(const Seen *sn, const Regs *x)
+{
+	for (uint32_t k = 0; k < x->u.n; k++)
+		if (sn->w[x->u.v[k]] == sn->stamp)
+			return 1;
+	for (uint32_t k = 0; k < x->d.n; k++)
+		if (sn->w[x->d.v[k]] == sn->stamp
+		|| sn->r[x->d.v[k]] == sn->stamp)
+			return 1;
+	return 0;
+}
+
 static uint32_t
 hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
-	const uint32_t *last, const uint32_t *lines, Regs *r)
+	const uint32_t *last, const uint32_t *lines, Seen *sn, Regs *r)
 {
 	uint32_t end = hi, n = 0, k = 0;
-	Regs x = {{0}, {0}};
 	uint8_t *up;
 
 	while (end < f->nstmt && !fx[end])
 		end++;
 	up = calloc(end - hi + 1, 1);
+	sn->stamp++;
+	for (uint32_t j = lo; j < hi; j++) {
+		regsof(&f->stmt[j], r);
+		see(sn, r);
+		for (uint32_t k = 0; k < r->d.n; k++)
+			sn->run[r->d.v[k]] = sn->stamp;
+		for (uint32_t k = 0; k < r->u.n; k++)
+			sn->run[r->u.v[k]] = sn->stamp;
+	}
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
-		int ok = s->kind == Sins && !s->guard && opklass(s) == Kpure
-			&& inlines(lines, s);
-		if (!ok)
-			continue;
-		regsof(s, &x);  /* x owns its lists from here */
-		Regs xs = {{0}, {0}};
-		for (uint32_t j = 0; j < x.d.n; j++)
-			rvpush(&xs.d, x.d.v[j]);
-		for (uint32_t j = 0; j < x.u.n; j++)
-			rvpush(&xs.u, x.u.v[j]);
-		for (uint32_t j = lo; j < i && ok; j++) {
-			regsof(&f->stmt[j], r);
-			ok = !touches(r, &xs);
-		}
-		if (ok && gain(f, i, lo, hi, &xs, last, r) > 0) {
+		regsof(s, r);
+		/* checked against all before it in the run and segment,
+		 * moved or not: the moved ones keep their order */
+		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
+		&& inlines(lines, s) && !clashes(sn, r)
+		&& gain(f, i, r, last, sn) > 0) {
 			up[i - hi] = 1;
 			n++;
 		}
-		free(xs.d.v);
-		free(xs.u.v);
+		see(sn, r);
 	}
 	if (n) {
 		/* [moved ones][lo..hi)[the rest of the segment] */
@@ -394,8 +405,6 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		f->dirty = 1;
 	}
 	free(up);
-	free(x.d.v);
-	free(x.u.v);
 	return n;
 }
 
@@ -405,6 +414,9 @@ hoist(Func *f, const uint32_t *lines)
 	uint8_t *tgt = calloc(f->nstmt + 1, 1);
 	Regs r = {0};
 	uint32_t moved = 0;
+	Seen sn = {calloc(f->nreg + 1, sizeof *sn.w),
+		calloc(f->nreg + 1, sizeof *sn.r),
+		calloc(f->nreg + 1, sizeof *sn.run), 0};
 
 	targeted(f, tgt);
 	uint8_t *fx = fixedmap(f, tgt);
@@ -427,7 +439,7 @@ hoist(Func *f, const uint32_t *lines)
 			hi++;
 		if (hi == f->nstmt || !closed(f, lo, hi))
 			continue;
-		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, &r);
+		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, &sn, &r);
 		if (n) {
 			/* what moved sits before lo now; the run moved down
 			 * by n statements, and so did the fixed map */
@@ -443,6 +455,9 @@ hoist(Func *f, const uint32_t *lines)
 	free(fx);
 	free(tgt);
 	free(last);
+	free(sn.w);
+	free(sn.r);
+	free(sn.run);
 	free(r.d.v);
 	free(r.u.v);
 	return moved;
