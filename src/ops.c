@@ -288,16 +288,18 @@ opklass(const Stmt *s)
 
 	if (s->op == Ounknown)
 		return Kfull;
+	/* a timer read stays where it is, whatever else the instruction
+	 * does (the validator fixes every one too) */
+	if (k != Kctl)
+		for (uint32_t i = 0; i < s->nop; i++)
+			if (readsclock(&s->opd[i]))
+				return Kfull;
 	if (k == Kpure && hasmod(s, ".cc"))
 		return Kcc;
 	if ((k == Kld || k == Kst) && (hasmod(s, ".volatile")
 	|| hasmod(s, ".acquire") || hasmod(s, ".release")
 	|| hasmod(s, ".relaxed") || hasmod(s, ".mmio")))
 		return Kord;
-	if (k == Kpure || k == Kcoll)
-		for (uint32_t i = 0; i < s->nop; i++)
-			if (readsclock(&s->opd[i]))
-				return Kfull;
 	return k;
 }
 
