@@ -507,8 +507,9 @@ variants(Optreq *o, Pipe *v, int max)
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
 		 * packed before the wait loop (Triton's Blackwell softmax) */
 		static const char *const tm[] = {
+			"remat,sched=bu,softmax=4,tsink,hoist",
 			"remat=loop,sched=bu,tsink,hoist",
-			"remat,sched=bu,tsink,hoist"};
+			"remat,sched=bu,softmax=8,tsink,hoist"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
