@@ -22,6 +22,7 @@ static const char *const pipes[] = {
 	"remat=loop", "wgwait", "budget", "remat,sched=bu",
 	"remat=loop,sched=td", "wgwait,remat,sched=td", "moves,sched=bu,sink",
 	"tsink", "hoist", "remat=loop,sched=bu,tsink,hoist",
+	"remat,sched=bu,softmax=4,tsink,hoist",
 };
 
 static Module *
