@@ -109,6 +109,9 @@ typedef struct Rm {
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
 
+enum { Far = 256 };     /* statements between a definition and a read
+                         * that remat=loop runs it again for */
+
 /* Makes x's constant value available before statement at of region g:
  * its definition runs again there, after what it reads (a chain of
  * arithmetic on constants runs again whole).  Returns 0 when it cannot:
@@ -125,8 +128,11 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	if (d < 0 && r->loop && reader >= 0 && r->var[x])
 		return domstable(r->view, (uint32_t)reader, at,
 			r->site + r->site0[x], r->site0[x + 1] - r->site0[x]);
+	/* a definition in the region itself runs again only for a read
+	 * far below it (remat=loop): Triton computes the offsets of K and
+	 * V once, for K, and keeps them for V hundreds of statements on */
 	if (d < 0 || depth > 16 || ((uint32_t)d >= g->first
-	&& (uint32_t)d < g->end))
+	&& (uint32_t)d < g->end && (!r->loop || at - (uint32_t)d < Far)))
 		return 0;
 	if (r->seen[x])
 		return 1;
