@@ -130,9 +130,12 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 			r->site + r->site0[x], r->site0[x + 1] - r->site0[x]);
 	/* a definition in the region itself runs again only for a read
 	 * far below it (remat=loop): Triton computes the offsets of K and
-	 * V once, for K, and keeps them for V hundreds of statements on */
+	 * V once, for K, and keeps them for V hundreds of statements on.
+	 * Never for a read above it: that one reads the value from before
+	 * (the last iteration's; opt fuzzer, fifth session) */
 	if (d < 0 || depth > 16 || ((uint32_t)d >= g->first
-	&& (uint32_t)d < g->end && (!r->loop || at - (uint32_t)d < Far)))
+	&& (uint32_t)d < g->end && (!r->loop || at < (uint32_t)d
+	|| at - (uint32_t)d < Far)))
 		return 0;
 	if (r->seen[x])
 		return 1;
