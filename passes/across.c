@@ -106,8 +106,6 @@ crossable(Func *f, uint32_t i, const uint8_t *tm, const uint8_t *tgt,
 	return 1;
 }
 
-static void targeted(Func *, uint8_t *);
-
 /* Whether s comes from input lines lines[0]..lines[1] (opt --lines). */
 int
 inlines(const uint32_t *lines, const Stmt *s)
@@ -122,7 +120,7 @@ tsink(Func *f, const uint32_t *lines)
 	Regs r = {0}, ld = {0};
 	uint8_t *tm = tmemdefs(f), *tgt = calloc(f->nstmt + 1, 1);
 
-	targeted(f, tgt);
+	labeltargets(f, tgt);
 	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);
 	uint32_t moved = 0;
 
@@ -131,23 +129,16 @@ tsink(Func *f, const uint32_t *lines)
 		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
 		|| !inlines(lines, s))
 			continue;
-		regsof(s, &ld);
-		/* the same registers for ld: regsof reuses r */
-		Regs mine = {{0}, {0}};
-		for (uint32_t k = 0; k < ld.u.n; k++)
-			rvpush(&mine.u, ld.u.v[k]);
+		regsof(s, &ld);         /* crossable() reads ld, fills r */
 		uint32_t w = i + 1, e;
-		while (w < f->nstmt && crossable(f, w, tm, tgt, &mine, &r))
+		while (w < f->nstmt && crossable(f, w, tm, tgt, &ld, &r))
 			w++;
 		if (w == f->nstmt || f->stmt[w].kind != Sins
-		|| f->stmt[w].op != Otcgen05_wait_ld || f->stmt[w].guard) {
-			free(mine.u.v);
+		|| f->stmt[w].op != Otcgen05_wait_ld || f->stmt[w].guard)
 			continue;
-		}
 		for (e = w + 1; e < f->nstmt
-			&& crossable(f, e, tm, tgt, &mine, &r); e++)
+			&& crossable(f, e, tm, tgt, &ld, &r); e++)
 			;
-		free(mine.u.v);
 		/* trailing .loc lines and labels belong to what follows */
 		while (e > w + 1 && f->stmt[e - 1].kind != Sins)
 			e--;
@@ -199,26 +190,6 @@ fixedmap(Func *f, const uint8_t *tgt)
 		depth -= s->kind == Sclose;
 	}
 	return fx;
-}
-
-/* Labels some branch or .branchtargets names. */
-static void
-targeted(Func *f, uint8_t *tgt)
-{
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		if (f->stmt[i].kind != Slabel)
-			continue;
-		Str name = f->stmt[i].name;
-		for (uint32_t j = 0; j < f->nstmt && !tgt[i]; j++) {
-			Stmt *s = &f->stmt[j];
-			uint32_t m = s->kind == Sdir ? s->decl->nattr
-				: s->kind == Sins ? s->nop : 0;
-			for (uint32_t k = 0; k < m && !tgt[i]; k++)
-				tgt[i] = s->kind == Sdir ? s->decl->attr[k] == name
-					: s->opd[k].kind == Psym
-					&& s->opd[k].s == name;
-		}
-	}
 }
 
 /* The scope each statement is in: the index of its innermost Sopen, or
@@ -335,7 +306,6 @@ gain(Func *f, uint32_t x, const Regs *rx, const uint32_t *last,
 	return g;
 }
 
-
 static void
 see(Seen *sn, const Regs *r)
 {
@@ -373,10 +343,10 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	for (uint32_t j = lo; j < hi; j++) {
 		regsof(&f->stmt[j], r);
 		see(sn, r);
-		for (uint32_t k = 0; k < r->d.n; k++)
-			sn->run[r->d.v[k]] = sn->stamp;
-		for (uint32_t k = 0; k < r->u.n; k++)
-			sn->run[r->u.v[k]] = sn->stamp;
+		for (uint32_t q = 0; q < r->d.n; q++)
+			sn->run[r->d.v[q]] = sn->stamp;
+		for (uint32_t q = 0; q < r->u.n; q++)
+			sn->run[r->u.v[q]] = sn->stamp;
 	}
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
@@ -418,7 +388,7 @@ hoist(Func *f, const uint32_t *lines)
 		calloc(f->nreg + 1, sizeof *sn.r),
 		calloc(f->nreg + 1, sizeof *sn.run), 0};
 
-	targeted(f, tgt);
+	labeltargets(f, tgt);
 	uint8_t *fx = fixedmap(f, tgt);
 	/* per register, the last statement that reads or writes it; the
 	 * moves below permute [lo, end) of one run at a time, left to

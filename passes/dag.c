@@ -80,8 +80,8 @@ marklabel(Labix *l, uint32_t n, Str name, uint8_t *tgt)
 		tgt[l[lo].at] = 1;
 }
 
-static void
-targets(Func *f, uint8_t *tgt)
+void
+labeltargets(Func *f, uint8_t *tgt)
 {
 	Labix *l = xmalloc((f->nstmt + 1) * sizeof *l);
 	uint32_t n = 0;
@@ -352,6 +352,15 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 	orderedges(g);
 }
 
+/* Whether region g touches none of input lines lines[0]..lines[1]
+ * (opt --lines; {0, 0} or NULL: every region is in). */
+int
+regionout(Func *f, const Dag *g, const uint32_t *lines)
+{
+	return lines && lines[1] && (f->stmt[g->first].pos.line > lines[1]
+		|| f->stmt[g->end - 1].pos.line < lines[0]);
+}
+
 void
 dagfree(Dag *g)
 {
@@ -385,7 +394,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 		die("out of memory");
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = -1;
-	targets(f, tgt);
+	labeltargets(f, tgt);
 	while (i < f->nstmt) {
 		if (f->stmt[i].kind == Sopen) {
 			/* inline asm: its own names and labels, never split */

@@ -204,8 +204,7 @@ region(Func *f, Dag *g, void *arg)
 {
 	Rm *r = arg;
 
-	if (r->lines && r->lines[1] && (f->stmt[g->first].pos.line > r->lines[1]
-	|| f->stmt[g->end - 1].pos.line < r->lines[0]))
+	if (regionout(f, g, r->lines))
 		return;         /* opt --lines: a region it does not touch */
 	memset(r->seen, 0, f->nreg ? f->nreg : 1);
 	for (uint32_t i = g->first; i < g->end; i++) {

@@ -501,8 +501,7 @@ region(Func *f, Dag *g, void *arg)
 	Ctx *c = arg;
 	uint32_t *ord = xmalloc(g->nnode * sizeof *ord);
 
-	if (c->how->range[1] && (f->stmt[g->first].pos.line > c->how->range[1]
-	|| f->stmt[g->end - 1].pos.line < c->how->range[0])) {
+	if (regionout(f, g, c->how->range)) {
 		free(ord);
 		return;
 	}

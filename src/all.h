@@ -618,6 +618,8 @@ void rvpush(Rv *, int32_t);
 void defuse(Stmt *, Rv *def, Rv *use);
 void eachregion(Func *, void (*)(Func *, Dag *, void *), void *);
 void dagfree(Dag *);
+void labeltargets(Func *, uint8_t *tgt);   /* labels a branch names */
+int regionout(Func *, const Dag *, const uint32_t *lines);
 
 /* ---- sched.c ---- */
 uint32_t sched(Func *, const Sched *);
@@ -635,15 +637,15 @@ int domdominates(Dom *, uint32_t a, uint32_t b);
 
 /* ---- remat.c ---- */
 enum { Rplain, Rroles, Rloop };   /* remat's modes */
-/* lines: {A, B}, only statements of input lines A..B are touched;
- * {0, 0} or NULL: all (opt --lines) */
-int inlines(const uint32_t *lines, const Stmt *);
 uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
 
 /* ---- across.c ---- */
+/* lines: {A, B}, only statements of input lines A..B are touched;
+ * {0, 0} or NULL: all (opt --lines) */
+int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t hoist(Func *, const uint32_t *lines);
 

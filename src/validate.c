@@ -1146,9 +1146,13 @@ meets(Stmt *s, const Acc *x)
  * first.  Registers are compared by number: both functions declare
  * the same registers in the same order (the header, and the fixed
  * statements, scopes with their declarations among them). */
+/* closedrun's last answer: the statements that move across one run
+ * are many (64 converts in Triton's softmax), the run is one */
+typedef struct Closed { uint32_t lo, hi; int ok; } Closed;
+
 static int
 hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
-	const uint32_t *astart, const uint32_t *bend, Buf *why)
+	const uint32_t *astart, const uint32_t *bend, Closed *cl, Buf *why)
 {
 	Stmt *x = &fa->stmt[c->a];
 	int ok = 1;
@@ -1156,7 +1160,10 @@ hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
 	if (!c->plain)
 		return fail(why, fa, x, "'%s' moved across fixed statements, "
 			"and it is not plain register arithmetic", c->t);
-	if (!closedrun(fa, aend[c->seg], astart[c->aseg]))
+	if (cl->lo != aend[c->seg] || cl->hi != astart[c->aseg])
+		*cl = (Closed){aend[c->seg], astart[c->aseg],
+			closedrun(fa, aend[c->seg], astart[c->aseg])};
+	if (!cl->ok)
 		return fail(why, fa, x, "'%s' moved across fixed statements "
 			"that control may enter or leave in between", c->t);
 	for (uint32_t j = c->b + 1; j < bend[c->seg] && ok; j++)
@@ -1239,6 +1246,7 @@ body(Func *fa, Func *fb, Buf *why)
 				"%s", "the bodies end differently");
 		}
 	}
+	Closed cl = {UINT32_MAX, 0, 0};
 	for (uint32_t k = 0; k < up.n && !rc; k++) {
 		Cand *c = &up.v[k];
 		if (c->a < 0 && c->soft)
@@ -1248,7 +1256,7 @@ body(Func *fa, Func *fb, Buf *why)
 				"rewrite before a fixed statement but not in the "
 				"original", c->t);
 		else
-			rc = hoisted(fa, fb, c, aend, astart, bend, why);
+			rc = hoisted(fa, fb, c, aend, astart, bend, &cl, why);
 	}
 	if (!rc && pend.n)
 		rc = loopvalues(fa, fb, amap, writes, &pend, why);
