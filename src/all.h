@@ -642,6 +642,9 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
 
+/* ---- wgsplit.c ---- */
+uint32_t wgsplit(Module *, Func *, const uint32_t *lines);
+
 /* ---- across.c ---- */
 /* lines: {A, B}, only statements of input lines A..B are touched;
  * {0, 0} or NULL: all (opt --lines) */

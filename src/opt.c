@@ -27,7 +27,7 @@ typedef struct Pass {
 	int rank;           /* budget: grow the rank-th neediest role */
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
-	int wgwait;         /* the wgwait pass */
+	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c) */
 	Sched s;
 } Pass;
@@ -85,6 +85,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->remat = 1 + Rloop;
 		else if (!strcmp(a, "wgwait"))
 			p->wgwait = 1;
+		else if (!strcmp(a, "wgsplit"))
+			p->wgwait = 2;
 		else if (!strcmp(a, "tsink"))
 			p->across = 1;
 		else if (!strcmp(a, "hoist"))
@@ -105,7 +107,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, remat=loop, wgwait, tsink, "
+				"remat, remat=roles, remat=loop, wgwait, "
+				"wgsplit, tsink, "
 				"hoist, budget[=N][:R], "
 				"none)\n",
 				progname, w);
@@ -155,7 +158,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				s.noise = sc->noise;
 			uint32_t n = pp->p[k].remat ? remat(m, f,
 				pp->p[k].remat - 1, sc->lines)
-				: pp->p[k].wgwait ? wgwait(m, f, sc->lines)
+				: pp->p[k].wgwait == 1 ? wgwait(m, f, sc->lines)
+				: pp->p[k].wgwait == 2 ? wgsplit(m, f, sc->lines)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
 				: pp->p[k].across == 2 ? hoist(f, sc->lines)
 				: pp->p[k].moves ? moves(f)
@@ -168,7 +172,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					"registers\n", progname, f->name,
 					pp->p[k].name, pp->p[k].moves ? "removed"
 					: pp->p[k].budget ? "re-split"
-					: pp->p[k].remat || pp->p[k].wgwait
+					: pp->p[k].remat || pp->p[k].wgwait == 1
 					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: "instructions", before, after);

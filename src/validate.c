@@ -330,7 +330,17 @@ typedef struct Seg {
 	struct Up *up;              /* statements B runs in earlier segments */
 	uint32_t seg;               /* this segment's number */
 	Stmt *eff;                  /* A's statements as B holds them */
+	struct Later *later;        /* wgmma A runs here, B in the next
+	                             * segment (see deferred) */
+	uint8_t *wx;                /* per statement of fb: 1 such a wgmma,
+	                             * 2 the fence or commit of its group */
 } Seg;
+
+/* A wgmma.mma_async that A runs in one segment and B in the next, in a
+ * group of its own (wgsplit.c): kept until that segment claims it. */
+typedef struct Late1 { Str t; uint32_t a, seg; int32_t b; } Late1;
+typedef struct Later { Late1 *v; uint32_t n, cap; } Later;
+enum { Pup = UINT32_MAX, Plater = UINT32_MAX - 1 };  /* pairup's pos[] */
 
 /* A statement of B with no partner in its segment may be one that A
  * runs in a later segment, moved up across the fixed statements
@@ -448,6 +458,79 @@ claim(Seg *g, Str t, uint32_t i)
 	return 0;
 }
 
+/* An unguarded .aligned instruction of opcode op (the whole warp runs
+ * it together). */
+static int
+warpop(const Stmt *s, int op)
+{
+	return s->kind == Sins && s->op == op && !s->guard
+		&& has((Stmt *)s, ".aligned");
+}
+
+static int
+waitzero(const Stmt *s)
+{
+	return warpop(s, Owgmma_wait_group) && s->nop == 1
+		&& s->opd[0].kind == Pint && !strcmp(s->opd[0].s, "0");
+}
+
+/* A's i-th statement of the segment, missing from B's: a wgmma that B
+ * may run in the next segment (proven by laterorder and deferred). */
+static int
+defer(Seg *g, Str t, uint32_t i)
+{
+	Later *l = g->later;
+
+	if (!warpop(&g->eff[i], Owgmma_mma_async))
+		return 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = (Late1){t, g->orig[i], g->seg, -1};
+	return 1;
+}
+
+/* Before B's segment pairs with A's: its statements that are A's
+ * wgmmas deferred from the segment before (the first unclaimed of
+ * each text, in B's order), and the fence and commit right around
+ * them, the group B gives them (deferred() proves it all). */
+static void
+claimlater(Seg *g, Str *tb)
+{
+	uint32_t p0 = UINT32_MAX, p1 = 0, q;
+
+	for (uint32_t j = g->b0; j < g->b1; j++)
+		for (uint32_t k = 0; k < g->later->n; k++) {
+			Late1 *l = &g->later->v[k];
+			if (l->b >= 0 || l->t != tb[j - g->b0]
+			|| l->seg + 1 != g->seg)
+				continue;
+			l->b = (int32_t)j;
+			g->amap[l->a] = (int32_t)j;
+			g->wx[j] = 1;
+			p0 = j < p0 ? j : p0;
+			p1 = j > p1 ? j : p1;
+			break;
+		}
+	if (p0 == UINT32_MAX)
+		return;
+	for (q = p0; q-- > g->b0;)      /* the nearest fence before */
+		if (g->fb->stmt[q].kind == Sins
+		&& g->fb->stmt[q].op == Owgmma_fence) {
+			if (warpop(&g->fb->stmt[q], Owgmma_fence))
+				g->wx[q] = 2;
+			break;
+		}
+	for (q = p1 + 1; q < g->b1; q++)        /* the nearest commit after */
+		if (g->fb->stmt[q].kind == Sins
+		&& g->fb->stmt[q].op == Owgmma_commit_group) {
+			if (warpop(&g->fb->stmt[q], Owgmma_commit_group))
+				g->wx[q] = 2;
+			break;
+		}
+}
+
 typedef struct Tj { Str t; uint32_t j; } Tj;
 
 static int
@@ -475,14 +558,18 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	Tj *sb = xmalloc((nb + 1) * sizeof *sb);
 	uint32_t *next = xmalloc((nb + 1) * sizeof *next);
 
+	uint32_t ns = 0;
+
+	claimlater(g, tb);      /* they and their group pair with nothing */
 	for (uint32_t j = 0; j < nb; j++)
-		sb[j] = (Tj){tb[j], j};
-	if (nb)
-		qsort(sb, nb, sizeof *sb, tjcmp);
-	for (uint32_t j = 0; j < nb; j++)    /* next[run start]: cursor */
+		if (!g->wx[g->b0 + j])
+			sb[ns++] = (Tj){tb[j], j};
+	if (ns)
+		qsort(sb, ns, sizeof *sb, tjcmp);
+	for (uint32_t j = 0; j < ns; j++)    /* next[run start]: cursor */
 		next[j] = j;
 	for (uint32_t i = 0; i < na; i++) {
-		uint32_t lo = 0, hi = nb;
+		uint32_t lo = 0, hi = ns;
 		while (lo < hi) {       /* the run of ta[i]: its first place */
 			uint32_t mid = lo + (hi - lo) / 2;
 			if ((uintptr_t)sb[mid].t < (uintptr_t)ta[i])
@@ -490,12 +577,16 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 			else
 				hi = mid;
 		}
-		uint32_t k = lo < nb && sb[lo].t == ta[i] ? next[lo] : nb;
-		if ((k == nb || sb[k].t != ta[i]) && claim(g, ta[i], i)) {
-			pos[i] = UINT32_MAX;    /* B runs it before the segment */
+		uint32_t k = lo < ns && sb[lo].t == ta[i] ? next[lo] : ns;
+		if ((k == ns || sb[k].t != ta[i]) && claim(g, ta[i], i)) {
+			pos[i] = Pup;   /* B runs it before the segment */
 			continue;
 		}
-		if (k == nb || sb[k].t != ta[i]) {
+		if ((k == ns || sb[k].t != ta[i]) && defer(g, ta[i], i)) {
+			pos[i] = Plater;        /* B runs it after */
+			continue;
+		}
+		if (k == ns || sb[k].t != ta[i]) {
 			free(used);
 			free(sb);
 			free(next);
@@ -515,7 +606,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	 * the later segments; a constant's copy or remat=loop's may stay
 	 * unclaimed (soft) */
 	for (uint32_t j = 0; j < nb; j++)
-		if (!used[j] && !g->xb[g->b0 + j])
+		if (!used[j] && !g->xb[g->b0 + j] && !g->wx[g->b0 + j])
 			offer(g, tb[j], g->b0 + j, konstant(g, tb[j])
 				|| pending(g, tb[j], g->b0 + j));
 	free(used);
@@ -662,6 +753,167 @@ waitorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
 	return 0;
 }
 
+/* ---- deferred wgmma (wgsplit.c) ----
+ * A wgmma.mma_async W that A runs in segment k, B in segment k + 1 in a
+ * group of its own, computes what it did when
+ *   - in A, the segment ends at an unguarded wgmma.wait_group 0 (W is
+ *     complete there) and after W come only register arithmetic, warp
+ *     collectives, plain loads (a read does not order against W's
+ *     reads), wgmma.mma_async and a wgmma.commit_group that closes
+ *     W's group, none of them touching W's registers (regorder, with W
+ *     placed after the whole segment);
+ *   - in B, the deferred wgmmas keep A's order and stand together, after
+ *     a wgmma.fence and before a wgmma.commit_group and an added
+ *     wgmma.wait_group 0, and every statement of the segment up to
+ *     that wait is register arithmetic, a warp collective or a plain
+ *     load that neither writes a register of theirs nor reads what
+ *     they write.
+ * So W reads the same registers and the same memory (nothing between
+ * writes memory or orders against the async proxy), and what reads its
+ * results still runs after it completes. */
+
+/* In A's segment: what a deferred wgmma crosses. */
+static int
+laterorder(Seg *g, Stmt *eff, const uint32_t *pos, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int commit = 0;
+		if (pos[i] != Plater)
+			continue;
+		if (g->a1 >= g->fa->nstmt || !waitzero(&g->fa->stmt[g->a1]))
+			return fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
+				"'%s' runs in a later segment, but its own does "
+				"not end at a wgmma.wait_group 0",
+				text(g->fa, &eff[i]));
+		for (uint32_t j = i + 1; j < n; j++) {
+			Stmt *s = &eff[j];
+			if (s->kind != Sins || s->op == Owgmma_mma_async)
+				continue;
+			if (warpop(s, Owgmma_commit_group)) {
+				commit = 1;
+				continue;
+			}
+			if (effect(s) != Enone && effect(s) != Ecoll
+			&& effect(s) != Eread)
+				return fail(g->why, g->fa,
+					&g->fa->stmt[g->orig[i]], "'%s' runs "
+					"in a later segment across a memory or "
+					"ordering effect", text(g->fa, &eff[i]));
+		}
+		if (!commit)
+			return fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
+				"'%s' runs in a later segment, but no commit "
+				"closes its group", text(g->fa, &eff[i]));
+	}
+	return 0;
+}
+
+/* Statement s of B may run before (or among) the deferred wgmmas:
+ * registers or collectives only, none of theirs (r: 1 they write it,
+ * 2 they read it).  Returns 0, or fails. */
+static int
+beside(Seg *g, Stmt *s, const uint8_t *r)
+{
+	Acc a = {0};
+	int rc = 0;
+
+	if (s->kind != Sins)
+		return 0;
+	/* a plain load reads, as the wgmma does: no order between them */
+	if (effect(s) != Enone && effect(s) != Ecoll && effect(s) != Eread)
+		return fail(g->why, g->fb, s, "'%s' runs before a deferred "
+			"wgmma but has a memory or ordering effect",
+			text(g->fb, s));
+	access(s, &a);
+	/* a constant's copy (remat) writes what the register holds, and
+	 * so does remat=loop's, proven at the end (loopvalues) */
+	int same = konstant(g, text(g->fb, s));
+	for (uint32_t k = 0; !same && k < g->pend->n; k += 2)
+		same = g->pend->v[k] != UINT32_MAX
+			&& &g->fb->stmt[g->pend->v[k]] == s;
+	for (uint32_t k = 0; k < a.ndef && !rc; k++)
+		if (same ? r[a.def[k]] & 1 : r[a.def[k]])
+			rc = fail(g->why, g->fb, s, "'%s' writes a register of "
+				"a deferred wgmma before it", text(g->fb, s));
+	for (uint32_t k = 0; k < a.nuse && !rc; k++)
+		if (r[a.use[k]] & 1)
+			rc = fail(g->why, g->fb, s, "'%s' reads what a deferred "
+				"wgmma writes before it", text(g->fb, s));
+	free(a.def);
+	free(a.use);
+	return rc;
+}
+
+/* In B's segment: the group it gives the deferred wgmmas. */
+static int
+deferred(Seg *g)
+{
+	Func *fb = g->fb;
+	uint32_t p0 = UINT32_MAX, p1 = 0, nx = 0, last = 0, q;
+	uint32_t fence = UINT32_MAX, commit = UINT32_MAX, wait = UINT32_MAX;
+	int rc = 0;
+
+	for (uint32_t k = 0; k < g->later->n; k++) {
+		Late1 *l = &g->later->v[k];
+		if (l->seg + 1 != g->seg)
+			continue;
+		if (l->b < 0)
+			return fail(g->why, g->fa, &g->fa->stmt[l->a], "'%s' "
+				"is missing here and from the next segment",
+				l->t);
+		if ((uint32_t)l->b < last)
+			return fail(g->why, fb, &fb->stmt[l->b], "'%s' runs "
+				"later, out of its order", l->t);
+		last = (uint32_t)l->b;
+		p0 = (uint32_t)l->b < p0 ? (uint32_t)l->b : p0;
+		p1 = (uint32_t)l->b > p1 ? (uint32_t)l->b : p1;
+	}
+	for (q = g->b0; q < g->b1; q++) {
+		nx += g->wx[q] == 2;
+		if (g->wx[q] == 2 && q < p0)
+			fence = q;
+		if (g->wx[q] == 2 && q > p1 && commit == UINT32_MAX)
+			commit = q;
+		if (commit != UINT32_MAX && q > commit && g->xb[q]
+		&& wait == UINT32_MAX)
+			wait = q;
+	}
+	if (p0 == UINT32_MAX)
+		return nx ? fail(g->why, fb, &fb->stmt[g->b0], "%s",
+			"a wgmma fence or commit the original lacks") : 0;
+	if (!g->a0 || !waitzero(&g->fa->stmt[g->a0 - 1]))
+		return fail(g->why, fb, &fb->stmt[p0], "%s", "a wgmma runs "
+			"after a fixed statement that is no wgmma.wait_group 0");
+	if (nx != 2 || fence == UINT32_MAX || commit == UINT32_MAX
+	|| wait == UINT32_MAX || fb->stmt[fence].op != Owgmma_fence
+	|| fb->stmt[commit].op != Owgmma_commit_group
+	|| !waitzero(&fb->stmt[wait]))
+		return fail(g->why, fb, &fb->stmt[p0], "%s", "deferred "
+			"wgmmas need a fence before them, and a commit and a "
+			"wait 0 after them, added");
+	/* up to their wait: registers and collectives only, none of
+	 * theirs (1 they write it, 2 they read it); so the fence is
+	 * between every other access to their registers and them */
+	uint8_t *r = calloc(fb->nreg + 1, 1);
+	Acc a = {0};
+	for (q = p0; q <= p1; q++) {
+		if (g->wx[q] != 1)
+			continue;
+		access(&fb->stmt[q], &a);
+		for (uint32_t k = 0; k < a.nuse; k++)
+			r[a.use[k]] |= 2;
+		for (uint32_t k = 0; k < a.ndef; k++)
+			r[a.def[k]] |= 1;
+		free(a.def);
+		free(a.use);
+	}
+	for (q = g->b0; q < wait && !rc; q++)
+		if (!g->wx[q])
+			rc = beside(g, &fb->stmt[q], r);
+	free(r);
+	return rc;
+}
+
 static int
 segment(Seg *g, uint8_t *mv)
 {
@@ -689,8 +941,10 @@ segment(Seg *g, uint8_t *mv)
 	if (!rc)
 		rc = pairup(g, ta, tb, pos);
 	for (int32_t i = 0; !rc && i < n; i++) {
-		int up = pos[i] == UINT32_MAX;
-		if (up) {       /* where B runs it: its claimed candidate */
+		int up = pos[i] == Pup, late = pos[i] == Plater;
+		if (late)
+			;       /* amap: set where B's segment claims it */
+		else if (up) {       /* where B runs it: its claimed candidate */
 			for (uint32_t k = 0; k < g->up->n; k++)
 				if (g->up->v[k].a == (int32_t)orig[i])
 					g->amap[orig[i]] = (int32_t)g->up->v[k].b;
@@ -702,6 +956,12 @@ segment(Seg *g, uint8_t *mv)
 		 * it: regorder then checks what A ran before it here */
 		acc[i].pos = up ? 0 : pos[i] + 1;
 		acc[i].text = ta[i];
+		/* one B runs after the segment comes after all of it; what
+		 * it crosses laterorder checks, not the ordering rules */
+		if (late) {
+			acc[i].pos = nb + 1;
+			acc[i].eff = Enone;
+		}
 	}
 	if (!rc)
 		rc = regorder(g, acc, (uint32_t)n);
@@ -709,6 +969,10 @@ segment(Seg *g, uint8_t *mv)
 		rc = otherorder(g, acc, mv, (uint32_t)n);
 	if (!rc)
 		rc = waitorder(g, eff, acc, (uint32_t)n);
+	if (!rc)
+		rc = laterorder(g, eff, pos, (uint32_t)n);
+	if (!rc)
+		rc = deferred(g);
 	for (int32_t i = 0; i < n; i++) {
 		free(acc[i].def);
 		free(acc[i].use);
@@ -1199,6 +1463,8 @@ body(Func *fa, Func *fb, Buf *why)
 	Pend pend = {0};
 	uint8_t *tm = tmemregs(fa);
 	Up up = {0};
+	Later later = {0};
+	uint8_t *wx = calloc(fb->nstmt + 1, 1);
 	uint32_t nseg = 0, *astart = xmalloc((fa->nstmt + fb->nstmt + 2)
 		* 4 * sizeof *astart);
 	uint32_t *aend = astart + fa->nstmt + fb->nstmt + 2;
@@ -1210,7 +1476,7 @@ body(Func *fa, Func *fb, Buf *why)
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
 		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, &adom,
 			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend,
-			tm, &up, nseg, 0};
+			tm, &up, nseg, 0, &later, wx};
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		/* B's segment runs over waits it adds (a wait A has next
@@ -1258,6 +1524,13 @@ body(Func *fa, Func *fb, Buf *why)
 		else
 			rc = hoisted(fa, fb, c, aend, astart, bend, &cl, why);
 	}
+	for (uint32_t k = 0; k < later.n && !rc; k++)
+		if (later.v[k].b < 0)
+			rc = fail(why, fa, &fa->stmt[later.v[k].a], "'%s' is "
+				"missing here and from the next segment",
+				later.v[k].t);
+	free(later.v);
+	free(wx);
 	if (!rc && pend.n)
 		rc = loopvalues(fa, fb, amap, writes, &pend, why);
 	free(pend.v);

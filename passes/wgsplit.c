@@ -1,0 +1,342 @@
+/* wgsplit.c: splits a wgmma group whose chains fill disjoint
+ * accumulators, so the first chain's results are used before the last
+ * chain's are born.
+ *
+ * needs:  resolved registers (regs.c)
+ * breaks: statement count (a fence, a commit and a wait are added)
+ * paper:  none; what Triton's Hopper attention with BLOCK_M 128 on one
+ *         warpgroup shows (two m64 tiles per wgmma step).
+ *
+ * Such a kernel issues S = Q*K^T as two chains of wgmma.mma_async, one
+ * per 64 rows, in one group, waits for it, and only then runs the
+ * softmax of both halves.  With O's two halves in registers (128) and
+ * S's (128) the peak is 256 values at the wait: ptxas spills.  Split,
+ * the last chain goes into a group of its own,
+ *
+ *     wgmma.fence; <last chain>; wgmma.commit_group; wgmma.wait_group 0
+ *
+ * placed after the work the first chain's results feed, so S's first
+ * half is exponentiated and packed (P, half the registers) before the
+ * second half exists.  Only work that can run before the last chain is
+ * moved ahead of it: arithmetic and warp collectives that do not touch
+ * its registers nor depend on anything that does, collectives keeping
+ * their order (a collective after one that must wait stays after it).
+ * The moved chain crosses nothing but such statements, the group's
+ * commit and the wait 0 that completed it; it reads the same shared
+ * memory (nothing it crosses writes memory) and the same descriptors.
+ * The tensor core loses the overlap of the second chain with the first
+ * half's softmax: ptxas and the GPU judge, so it is a variant of the
+ * search.  The validator proves it (validate.c, deferred wgmma). */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+typedef struct Grp {
+	uint32_t fence, commit, wait, end;  /* wait: the wait 0; end: the
+	                                     * region after it ends here */
+	uint32_t first;                     /* the last chain's first */
+	int32_t key;                        /* its first accumulator */
+} Grp;
+
+static int
+aligned(const Stmt *s, int op)
+{
+	if (s->kind != Sins || s->op != op || s->guard)
+		return 0;
+	for (uint32_t i = 0; i < s->nmod; i++)
+		if (!strcmp(s->mod[i], ".aligned"))
+			return 1;
+	return 0;
+}
+
+static int
+waitzero(const Stmt *s)
+{
+	return aligned(s, Owgmma_wait_group) && s->nop == 1
+		&& s->opd[0].kind == Pint && !strcmp(s->opd[0].s, "0");
+}
+
+/* Statements that may run on either side of the moved chain: register
+ * arithmetic, warp collectives, .loc lines, labels no branch names. */
+static int
+plain(const Stmt *s, const uint8_t *tgt, uint32_t i)
+{
+	if (s->kind == Sloc || (s->kind == Slabel && !tgt[i]))
+		return 1;
+	if (s->kind != Sins)
+		return 0;
+	Klass k = opklass(s);
+	return k == Kpure || k == Kcoll;
+}
+
+static int32_t
+acc0(Stmt *s, Rv *d, Rv *u)
+{
+	d->n = u->n = 0;
+	defuse(s, d, u);
+	return d->n ? d->v[0] : -1;
+}
+
+/* The group from fence i: fence, mma_asyncs, commit, plain statements,
+ * wait 0; at least two chains of disjoint accumulators.  Returns 0 and
+ * fills g, or -1. */
+static int
+group(Func *f, uint32_t i, const uint8_t *tgt, uint8_t *mark, Grp *g)
+{
+	Rv d = {0}, u = {0};
+	int32_t keys[2] = {-1, -1};
+	uint32_t j, nkey = 0;
+	int rc = -1;
+
+	g->fence = i;
+	g->first = UINT32_MAX;
+	for (j = i + 1; j < f->nstmt; j++) {
+		Stmt *s = &f->stmt[j];
+		if (aligned(s, Owgmma_commit_group))
+			break;
+		if (s->kind == Sins && s->op == Owgmma_mma_async
+		&& !s->guard) {
+			int32_t k = acc0(s, &d, &u);
+			if (k < 0)
+				goto out;
+			if (!nkey || keys[nkey - 1] != k) {
+				if (nkey == 2)      /* a third chain: the last
+				                     * two are compared */
+					keys[0] = keys[1], nkey = 1;
+				keys[nkey++] = k;
+				g->first = j;
+			}
+			continue;
+		}
+		if (!plain(s, tgt, j) || s->kind == Slabel)
+			goto out;
+	}
+	if (j == f->nstmt || nkey < 2)
+		goto out;
+	g->commit = j;
+	g->key = keys[1];
+	for (j++; j < f->nstmt && plain(&f->stmt[j], tgt, j); j++)
+		;
+	if (j == f->nstmt || !waitzero(&f->stmt[j]))
+		goto out;
+	g->wait = j;
+	for (j++; j < f->nstmt && plain(&f->stmt[j], tgt, j); j++)
+		;
+	g->end = j;
+	/* the last chain: every mma_async of its key from g->first on,
+	 * none of another key after it, accumulators apart */
+	memset(mark, 0, f->nreg + 1);
+	for (j = g->first; j < g->commit; j++) {
+		Stmt *s = &f->stmt[j];
+		if (s->kind != Sins || s->op != Owgmma_mma_async)
+			continue;
+		if (acc0(s, &d, &u) != g->key)
+			goto out;
+		for (uint32_t k = 0; k < d.n; k++)
+			mark[d.v[k]] = 1;
+	}
+	for (j = i + 1; j < g->first; j++) {
+		Stmt *s = &f->stmt[j];
+		if (s->kind != Sins || s->op != Owgmma_mma_async)
+			continue;
+		acc0(s, &d, &u);
+		for (uint32_t k = 0; k < d.n; k++)
+			if (mark[d.v[k]])
+				goto out;
+	}
+	rc = 0;
+out:
+	free(d.v);
+	free(u.v);
+	return rc;
+}
+
+/* Marks in late[] what must stay after the moved chain: what touches
+ * its registers (dreg: 1 written, 2 read only), what depends on such a
+ * statement, and collectives after a late one.  .loc lines go with the
+ * statement they precede, labels after the first late statement stay
+ * after it (debug labels keep their order).  Returns how many
+ * statements may run before the chain that read another chain's
+ * accumulators (the point of the split). */
+static uint32_t
+lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
+	uint8_t *kept)
+{
+	uint8_t *lw = calloc(f->nreg + 1, 1), *lr = calloc(f->nreg + 1, 1);
+	Rv d = {0}, u = {0};
+	int coll = 0, any = 0;
+	uint32_t gain = 0;
+
+	for (uint32_t i = g->wait + 1; i < g->end; i++) {
+		Stmt *s = &f->stmt[i];
+		int x = 0;
+		late[i - g->wait - 1] = 0;
+		if (s->kind == Slabel) {
+			late[i - g->wait - 1] = (uint8_t)any;
+			continue;
+		}
+		if (s->kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		for (uint32_t k = 0; k < d.n && !x; k++)
+			x = dreg[d.v[k]] || lw[d.v[k]] || lr[d.v[k]];
+		for (uint32_t k = 0; k < u.n && !x; k++)
+			x = dreg[u.v[k]] == 1 || lw[u.v[k]];
+		if (opklass(s) == Kcoll)
+			x |= coll;
+		if (!x) {
+			for (uint32_t k = 0; k < u.n; k++)
+				if (kept[u.v[k]]) {
+					gain++;
+					break;
+				}
+			continue;
+		}
+		late[i - g->wait - 1] = 1;
+		any = 1;
+		if (opklass(s) == Kcoll)
+			coll = 1;
+		for (uint32_t k = 0; k < d.n; k++)
+			lw[d.v[k]] = 1;
+		for (uint32_t k = 0; k < u.n; k++)
+			lr[u.v[k]] = 1;
+	}
+	/* a .loc line goes with the next instruction */
+	for (uint32_t i = g->end; i-- > g->wait + 1;)
+		if (f->stmt[i].kind == Sloc)
+			late[i - g->wait - 1] = i + 1 < g->end
+				? late[i - g->wait] : 1;
+	free(lw);
+	free(lr);
+	free(d.v);
+	free(u.v);
+	return gain;
+}
+
+static Stmt
+fresh(const Stmt *s)
+{
+	Stmt t = *s;
+
+	t.dirty = 1;            /* printed from the IR, on a line of its own */
+	t.lead = (Span){0, 0};
+	return t;
+}
+
+/* Rewrites group g; returns the index of the new wait in f, or
+ * UINT32_MAX when the split would move nothing worth it. */
+static uint32_t
+split(Module *m, Func *f, const Grp *g, uint8_t *dreg, uint8_t *kept,
+	uint32_t *moved)
+{
+	Rv d = {0}, u = {0};
+	uint32_t nr = g->end - g->wait - 1, k = 0, at = UINT32_MAX, nd = 0;
+	uint8_t *late = xmalloc(nr + 1);
+
+	memset(dreg, 0, f->nreg + 1);
+	memset(kept, 0, f->nreg + 1);
+	for (uint32_t i = g->fence + 1; i < g->commit; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Owgmma_mma_async)
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		if (i < g->first || d.v[0] != g->key) {
+			for (uint32_t j = 0; j < d.n; j++)
+				kept[d.v[j]] = 1;
+			continue;
+		}
+		nd++;
+		for (uint32_t j = 0; j < u.n; j++)
+			if (!dreg[u.v[j]])
+				dreg[u.v[j]] = 2;
+		for (uint32_t j = 0; j < d.n; j++)
+			dreg[d.v[j]] = 1;
+	}
+	/* what the chain crosses in its own group must leave its
+	 * registers alone (the validator asks the same) */
+	for (uint32_t i = g->first; i < g->wait; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || (s->op == Owgmma_mma_async
+		&& acc0(s, &d, &u) == g->key))
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		for (uint32_t j = 0; j < d.n; j++)
+			if (dreg[d.v[j]])
+				goto out;
+		for (uint32_t j = 0; j < u.n; j++)
+			if (dreg[u.v[j]] == 1)
+				goto out;
+	}
+	if (!lateset(f, g, dreg, late, kept))
+		goto out;
+	Stmt *v = alloc(m->a, (f->nstmt + 3) * sizeof *v);
+	for (uint32_t i = 0; i <= g->wait; i++)
+		if (i < g->first || i >= g->commit
+		|| f->stmt[i].kind != Sins
+		|| f->stmt[i].op != Owgmma_mma_async
+		|| acc0(&f->stmt[i], &d, &u) != g->key)
+			v[k++] = f->stmt[i];
+	for (uint32_t i = g->wait + 1; i < g->end; i++)
+		if (!late[i - g->wait - 1])
+			v[k++] = f->stmt[i];
+	v[k++] = fresh(&f->stmt[g->fence]);
+	for (uint32_t i = g->first; i < g->commit; i++)
+		if (f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async
+		&& acc0(&f->stmt[i], &d, &u) == g->key)
+			v[k++] = f->stmt[i];
+	v[k++] = fresh(&f->stmt[g->commit]);
+	at = k;
+	v[k++] = fresh(&f->stmt[g->wait]);
+	for (uint32_t i = g->wait + 1; i < g->end; i++)
+		if (late[i - g->wait - 1])
+			v[k++] = f->stmt[i];
+	for (uint32_t i = g->end; i < f->nstmt; i++)
+		v[k++] = f->stmt[i];
+	f->stmt = v;
+	f->nstmt = k;
+	f->dirty = 1;
+	*moved += nd;
+out:
+	free(late);
+	free(d.v);
+	free(u.v);
+	return at;
+}
+
+uint32_t
+wgsplit(Module *m, Func *f, const uint32_t *lines)
+{
+	uint32_t moved = 0;
+	uint8_t *tgt = 0, *mark = 0, *kept = 0;
+	Grp g;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (!aligned(&f->stmt[i], Owgmma_fence)
+		|| !inlines(lines, &f->stmt[i]))
+			continue;
+		if (!tgt) {
+			tgt = calloc(f->nstmt + 1, 1);
+			mark = xmalloc(f->nreg + 1);
+			kept = xmalloc(f->nreg + 1);
+			labeltargets(f, tgt);
+		}
+		if (group(f, i, tgt, mark, &g))
+			continue;
+		uint32_t at = split(m, f, &g, mark, kept, &moved);
+		if (at == UINT32_MAX)
+			continue;
+		/* statements moved: the targets are found again */
+		free(tgt);
+		tgt = calloc(f->nstmt + 1, 1);
+		labeltargets(f, tgt);
+		i = at;
+	}
+	free(tgt);
+	free(mark);
+	free(kept);
+	return moved;
+}
