@@ -505,9 +505,12 @@ variants(Optreq *o, Pipe *v, int max)
 		 * variants come early, so a short search reaches them (FA4's
 		 * kernels close with budget or remat=roles) */
 		static const char *const early[] = {"budget", "remat=roles"};
-		/* kernels with wgmma groups: the same early, with wgwait */
+		/* kernels with wgmma groups: the same early, with wgwait,
+		 * and with the group of two m64 tiles split (wgsplit) */
 		static const char *const wg[] = {"wgwait,remat,sched=td",
-			"wgwait,remat,sched=bu", "wgwait"};
+			"wgsplit,wgwait,remat,sched=td",
+			"wgwait,remat,sched=bu", "wgwait",
+			"wgsplit,wgwait,remat=loop,sched=bu"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
 		 * packed before the wait loop (Triton's Blackwell softmax) */
 		static const char *const tm[] = {

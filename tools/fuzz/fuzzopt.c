@@ -22,7 +22,8 @@ static const char *const pipes[] = {
 	"remat=loop", "wgwait", "budget", "remat,sched=bu",
 	"remat=loop,sched=td", "wgwait,remat,sched=td", "moves,sched=bu,sink",
 	"tsink", "hoist", "remat=loop,sched=bu,tsink,hoist",
-	"remat,sched=bu,softmax=4,tsink,hoist",
+	"remat,sched=bu,softmax=4,tsink,hoist", "wgsplit",
+	"wgsplit,wgwait,remat,sched=td", "wgsplit,remat=loop,sched=bu-rand",
 };
 
 static Module *
