@@ -217,6 +217,8 @@ typedef struct Regscratch {
 	Rv d, u;                /* a node's registers, before they are kept */
 	Arena *a;               /* the nodes' register lists, region by
 	                         * region (reset after each) */
+	uint8_t *wgr;           /* per register: a wgmma's accumulator or
+	                         * A fragment (fenceedges) */
 } Regscratch;
 
 static void
@@ -291,6 +293,53 @@ orderedges(Dag *g)
 		free(mem[k]);
 }
 
+/* wgmma.fence orders the warpgroup's accesses to the registers a
+ * wgmma.mma_async reads as accumulator or A fragment before the wgmmas
+ * after it (PTX ISA, wgmma.fence): arithmetic on those registers keeps
+ * its side of every fence.  (ptxas would cope by serializing the
+ * wgmmas; the rewrite should not make it.) */
+static void
+fenceedges(Dag *g, Func *f, const uint8_t *wgr)
+{
+	for (uint32_t i = 0; i < g->nnode; i++) {
+		Node *n = &g->node[i];
+		if (n->marker || f->stmt[n->last].op != Owgmma_fence)
+			continue;
+		for (uint32_t j = 0; j < g->nnode; j++) {
+			Node *m = &g->node[j];
+			int t = 0;
+			if (m->marker || m->klass != Kpure)
+				continue;
+			for (uint32_t k = 0; k < m->ndef && !t; k++)
+				t = wgr[m->def[k]];
+			for (uint32_t k = 0; k < m->nuse && !t; k++)
+				t = wgr[m->use[k]];
+			if (t)
+				edge(g, j < i ? j : i, j < i ? i : j);
+		}
+	}
+}
+
+static void
+wgmmaregs(Func *f, uint8_t *wgr)
+{
+	Rv d = {0};
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Owgmma_mma_async)
+			continue;
+		for (uint32_t k = 0; k < s->nop && k < 2; k++)
+			if (k == 0 || s->opd[k].kind == Pvec) {
+				d.n = 0;
+				regsof(&s->opd[k], &d);
+				for (uint32_t j = 0; j < d.n; j++)
+					wgr[d.v[j]] = 1;
+			}
+	}
+	free(d.v);
+}
+
 static void
 addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
 	Regscratch *x)
@@ -350,6 +399,8 @@ build(Dag *g, Func *f, uint32_t a, uint32_t b, Regscratch *x)
 	}
 	regedges(g, x);
 	orderedges(g);
+	if (x->wgr)
+		fenceedges(g, f, x->wgr);
 }
 
 /* Whether region g touches none of input lines lines[0]..lines[1]
@@ -395,6 +446,11 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = -1;
 	labeltargets(f, tgt);
+	for (uint32_t k = 0; k < f->nstmt && !x.wgr; k++)
+		if (f->stmt[k].kind == Sins && f->stmt[k].op == Owgmma_fence) {
+			x.wgr = calloc(f->nreg + 1, 1);
+			wgmmaregs(f, x.wgr);
+		}
 	while (i < f->nstmt) {
 		if (f->stmt[i].kind == Sopen) {
 			/* inline asm: its own names and labels, never split */
@@ -428,6 +484,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 		free(x.readers[r].v);
 	free(x.readers);
 	free(x.lastdef);
+	free(x.wgr);
 	free(x.d.v);
 	free(x.u.v);
 	afree(x.a);

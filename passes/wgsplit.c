@@ -307,8 +307,145 @@ out:
 	return at;
 }
 
+/* ---- wgsplit=pv: the next group's first chain joins the split ----
+ * After the split, the group that follows (P*V) still issues both of
+ * its chains after the second half's softmax, and ptxas serializes the
+ * tensor core around it (its C7511 note).  Its first chain reads only
+ * what the first half's softmax made (P's first tile, O's first tile):
+ * it can join the new group, after the deferred chain, so the tensor
+ * core runs it while the second half waits.  The statements computing
+ * its descriptors come along.  It waits at the new wait 0 instead of a
+ * later one (waiting more changes no value).  On the H200 this shape
+ * ran 2.5 % faster than the input where the split alone ran 2.8 %
+ * slower (bench/RESULTS.md, sixth session). */
+
+/* May statement s cross the pulled statements (registers marked in r:
+ * 1 written, 2 read)?  Nothing it does touches what they write, and it
+ * writes nothing they read. */
+static int
+passes(Stmt *s, const uint8_t *r, Rv *d, Rv *u)
+{
+	if (s->kind != Sins)
+		return 1;
+	d->n = u->n = 0;
+	defuse(s, d, u);
+	for (uint32_t k = 0; k < d->n; k++)
+		if (r[d->v[k]])
+			return 0;
+	for (uint32_t k = 0; k < u->n; k++)
+		if (r[u->v[k]] & 1)
+			return 0;
+	return 1;
+}
+
+static void
+markrs(Stmt *s, uint8_t *r, Rv *d, Rv *u)
+{
+	d->n = u->n = 0;
+	defuse(s, d, u);
+	for (uint32_t k = 0; k < u->n; k++)
+		r[u->v[k]] |= 2;
+	for (uint32_t k = 0; k < d->n; k++)
+		r[d->v[k]] |= 1;
+}
+
+/* f's statements from commit on: commit, wait, the late ones, then a
+ * fence and the P*V group.  Moves that group's first chain (and its
+ * descriptor math) to before commit.  Returns how many wgmmas moved. */
+static uint32_t
+pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
+{
+	Rv d = {0}, u = {0};
+	uint32_t fence, c2, p0, p1, n = 0, i, k;
+	uint8_t *r = 0, *in = 0;
+	int32_t key;
+
+	for (fence = commit + 2; fence < f->nstmt
+	&& plain(&f->stmt[fence], tgt, fence); fence++)
+		;
+	if (fence == f->nstmt || !aligned(&f->stmt[fence], Owgmma_fence))
+		goto out;
+	for (p0 = fence + 1; p0 < f->nstmt; p0++)
+		if ((f->stmt[p0].kind == Sins
+		&& f->stmt[p0].op == Owgmma_mma_async)
+		|| !plain(&f->stmt[p0], tgt, p0))
+			break;
+	if (p0 == f->nstmt || f->stmt[p0].op != Owgmma_mma_async
+	|| f->stmt[p0].guard || (key = acc0(&f->stmt[p0], &d, &u)) < 0)
+		goto out;
+	/* the chain: wgmmas of key, plain statements between */
+	for (p1 = p0, c2 = p0 + 1; c2 < f->nstmt; c2++) {
+		Stmt *s = &f->stmt[c2];
+		if (s->kind == Sins && s->op == Owgmma_mma_async) {
+			if (s->guard || acc0(s, &d, &u) != key)
+				break;
+			p1 = c2;
+		} else if (!plain(s, tgt, c2))
+			break;
+	}
+	r = calloc(f->nreg + 1, 1);
+	in = calloc(f->nstmt + 1, 1);
+	for (i = p0; i <= p1; i++)
+		if (f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async) {
+			markrs(&f->stmt[i], r, &d, &u);
+			in[i] = 1;
+			n++;
+		}
+	/* the descriptor math: what defines a register they read, back
+	 * to the commit, itself plain arithmetic */
+	for (i = p1; i-- > commit + 1;) {
+		Stmt *s = &f->stmt[i];
+		if (in[i] || s->kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		int need = 0;
+		for (k = 0; k < d.n; k++)
+			need |= r[d.v[k]] & 2 && !(r[d.v[k]] & 1);
+		if (!need)
+			continue;
+		if (opklass(s) != Kpure || s->guard || d.n != 1)
+			goto none;
+		in[i] = 1;
+		for (k = 0; k < u.n; k++)
+			r[u.v[k]] |= 2;
+	}
+	/* what they pass leaves their registers alone (their definitions
+	 * included: a slice statement's register is theirs) */
+	for (i = 0; i < f->nreg + 1; i++)
+		r[i] = 0;
+	for (i = commit + 1; i <= p1; i++)
+		if (in[i])
+			markrs(&f->stmt[i], r, &d, &u);
+	for (i = commit; i <= p1; i++)
+		if (!in[i] && (!passes(&f->stmt[i], r, &d, &u)
+		|| (f->stmt[i].kind == Sins && f->stmt[i].op == Owgmma_fence
+		&& i != fence)))
+			goto none;
+	Stmt *v = alloc(m->a, f->nstmt * sizeof *v);
+	for (i = k = 0; i < commit; i++)
+		v[k++] = f->stmt[i];
+	for (i = commit; i <= p1; i++)
+		if (in[i])
+			v[k++] = f->stmt[i];
+	for (i = commit; i < f->nstmt; i++)
+		if (!in[i])
+			v[k++] = f->stmt[i];
+	f->stmt = v;
+	goto out;
+none:
+	n = 0;
+out:
+	free(r);
+	free(in);
+	free(d.v);
+	free(u.v);
+	return n;
+}
+
 uint32_t
-wgsplit(Module *m, Func *f, const uint32_t *lines)
+wgsplit(Module *m, Func *f, const uint32_t *lines, int pv)
 {
 	uint32_t moved = 0;
 	uint8_t *tgt = 0, *mark = 0, *kept = 0;
@@ -333,6 +470,8 @@ wgsplit(Module *m, Func *f, const uint32_t *lines)
 		free(tgt);
 		tgt = calloc(f->nstmt + 1, 1);
 		labeltargets(f, tgt);
+		if (pv)
+			moved += pull(m, f, at - 1, tgt);
 		i = at;
 	}
 	free(tgt);

@@ -643,7 +643,7 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
 
 /* ---- wgsplit.c ---- */
-uint32_t wgsplit(Module *, Func *, const uint32_t *lines);
+uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
 
 /* ---- across.c ---- */
 /* lines: {A, B}, only statements of input lines A..B are touched;

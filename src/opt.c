@@ -87,6 +87,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->wgwait = 1;
 		else if (!strcmp(a, "wgsplit"))
 			p->wgwait = 2;
+		else if (!strcmp(a, "wgsplit=pv"))
+			p->wgwait = 3;
 		else if (!strcmp(a, "tsink"))
 			p->across = 1;
 		else if (!strcmp(a, "hoist"))
@@ -108,7 +110,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
-				"wgsplit, tsink, "
+				"wgsplit, wgsplit=pv, tsink, "
 				"hoist, budget[=N][:R], "
 				"none)\n",
 				progname, w);
@@ -159,7 +161,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			uint32_t n = pp->p[k].remat ? remat(m, f,
 				pp->p[k].remat - 1, sc->lines)
 				: pp->p[k].wgwait == 1 ? wgwait(m, f, sc->lines)
-				: pp->p[k].wgwait == 2 ? wgsplit(m, f, sc->lines)
+				: pp->p[k].wgwait >= 2 ? wgsplit(m, f, sc->lines,
+				pp->p[k].wgwait == 3)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
 				: pp->p[k].across == 2 ? hoist(f, sc->lines)
 				: pp->p[k].moves ? moves(f)

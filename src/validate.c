@@ -663,6 +663,75 @@ regorder(Seg *g, Acc *acc, uint32_t n)
 	return rc;
 }
 
+/* A wgmma.mma_async reads registers and, asynchronously, shared
+ * memory, which a generic-proxy access reaches only through a proxy
+ * fence (an ordering effect): a collective or a plain load may cross
+ * it either way, and so may a wgmma.fence when another fence still
+ * stands in B between it and every earlier access to its accumulators
+ * and A fragments (fenced).  Statements x and y of the segment: 1 they
+ * may cross, 2 they may if that holds for the wgmma, *w; else 0. */
+static int
+wgcross(Seg *g, uint32_t x, uint32_t y, uint32_t *w)
+{
+	Stmt *a = &g->eff[x], *b = &g->eff[y], *o;
+
+	if (a->kind != Sins || b->kind != Sins)
+		return 0;
+	if (a->op == Owgmma_mma_async && b->op != Owgmma_mma_async)
+		*w = x, o = b;
+	else if (b->op == Owgmma_mma_async && a->op != Owgmma_mma_async)
+		*w = y, o = a;
+	else
+		return 0;
+	if (effect(o) == Ecoll || effect(o) == Eread)
+		return 1;
+	return warpop(o, Owgmma_fence) ? 2 : 0;
+}
+
+static int
+fenced(Seg *g, uint32_t i)
+{
+	int32_t bj = g->amap[g->orig[i]];
+	Func *fb = g->fb;
+	Iv v = {0};
+	Acc a = {0};
+	int rc = -1;
+
+	if (bj < 0)
+		return -1;
+	Stmt *w = &fb->stmt[bj];
+	collect(&w->opd[0], &v);
+	if (w->nop > 1 && w->opd[1].kind == Pvec)
+		collect(&w->opd[1], &v);
+	for (uint32_t q = (uint32_t)bj; q-- > g->b0 && rc < 0;) {
+		Stmt *s = &fb->stmt[q];
+		if (s->kind != Sins)
+			continue;
+		if (warpop(s, Owgmma_fence)) {
+			rc = 0;
+			break;
+		}
+		if (s->op == Owgmma_mma_async || s->op == Owgmma_commit_group
+		|| s->op == Owgmma_wait_group)
+			continue;
+		access(s, &a);
+		for (uint32_t k = 0; k < v.n && rc < 0; k++) {
+			for (uint32_t j = 0; j < a.ndef; j++)
+				if (a.def[j] == v.v[k])
+					rc = 1;
+			for (uint32_t j = 0; j < a.nuse; j++)
+				if (a.use[j] == v.v[k])
+					rc = 1;
+		}
+		free(a.def);
+		free(a.use);
+	}
+	free(v.v);
+	return rc ? fail(g->why, fb, w, "'%s' crosses a wgmma.fence, and no "
+		"other stands between it and what its registers last saw",
+		text(fb, w)) : 0;
+}
+
 static int
 otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
 {
@@ -681,14 +750,27 @@ otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
 		}
 		if (acc[i].eff == Enone || mv[g->orig[i]] != 1)
 			continue;
-		for (uint32_t k = 0; k < nm; k++)
-			if (memorder(&acc[mem[k]], &acc[i])
-			&& acc[mem[k]].pos > acc[i].pos) {
+		for (uint32_t k = 0; k < nm; k++) {
+			uint32_t w = 0;
+			int x;
+			if (!memorder(&acc[mem[k]], &acc[i])
+			|| acc[mem[k]].pos < acc[i].pos)
+				continue;
+			if ((x = wgcross(g, mem[k], i, &w)) == 1)
+				continue;
+			if (x == 2 && !fenced(g, w))
+				continue;
+			if (x == 2) {
+				free(mem);
+				return -1;
+			}
+			{
 				free(mem);
 				return fail(g->why, g->fa, &g->fa->stmt[g->orig[i]],
 					"'%s' crosses a memory or ordering effect",
 					acc[i].text);
 			}
+		}
 		mem[nm++] = i;
 	}
 	free(mem);
@@ -772,6 +854,17 @@ waitorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
  * writes memory or orders against the async proxy), and what reads its
  * results still runs after it completes. */
 
+/* Whether segment seg - 1 deferred wgmmas (the next wait B adds is
+ * their group's). */
+static int
+laterpending(const Later *l, uint32_t seg)
+{
+	for (uint32_t k = 0; k < l->n; k++)
+		if (l->v[k].b < 0 && l->v[k].seg + 1 == seg)
+			return 1;
+	return 0;
+}
+
 /* In A's segment: what a deferred wgmma crosses. */
 static int
 laterorder(Seg *g, Stmt *eff, const uint32_t *pos, uint32_t n)
@@ -819,8 +912,10 @@ beside(Seg *g, Stmt *s, const uint8_t *r)
 
 	if (s->kind != Sins)
 		return 0;
-	/* a plain load reads, as the wgmma does: no order between them */
-	if (effect(s) != Enone && effect(s) != Ecoll && effect(s) != Eread)
+	/* a plain load reads, as the wgmma does: no order between them;
+	 * nor with another wgmma (wgsplit=pv's, which joins the group) */
+	if (effect(s) != Enone && effect(s) != Ecoll && effect(s) != Eread
+	&& !warpop(s, Owgmma_mma_async))
 		return fail(g->why, g->fb, s, "'%s' runs before a deferred "
 			"wgmma but has a memory or ordering effect",
 			text(g->fb, s));
@@ -1480,15 +1575,20 @@ body(Func *fa, Func *fb, Buf *why)
 		while (g.a1 < fa->nstmt && ma[g.a1])
 			g.a1++;
 		/* B's segment runs over waits it adds (a wait A has next
-		 * pairs with A's) */
+		 * pairs with A's, but for the first one after wgmmas the
+		 * segment before deferred: theirs) */
+		int took = 0;
 		for (;;) {
+			int def = !took && laterpending(&later, nseg);
 			while (g.b1 < fb->nstmt && mb[g.b1])
 				g.b1++;
 			if (g.b1 == fb->nstmt || !extrawait(fb, tb, g.b1)
-			|| (g.a1 < fa->nstmt && text(fa, &fa->stmt[g.a1])
+			|| (!def && g.a1 < fa->nstmt
+			&& text(fa, &fa->stmt[g.a1])
 			== text(fb, &fb->stmt[g.b1])))
 				break;
 			xb[g.b1++] = 1;
+			took = 1;
 		}
 		astart[nseg] = g.a0, aend[nseg] = g.a1;
 		bstart[nseg] = g.b0, bend[nseg] = g.b1;
