@@ -288,6 +288,7 @@ struct Pxfn {
 	long smem;
 	long cmem;      /* sum over the cmem[N] banks */
 	long lmem;      /* old ptxas: "N+M bytes lmem" */
+	int wgserial;   /* a note (C7510...) says its wgmmas are serialized */
 };
 
 /* The outcome of one run. Owns everything it points to. */

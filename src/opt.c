@@ -204,7 +204,11 @@ optpipeline(Module *m, const char *pipeline, uint64_t seed)
 
 /* ---- variants and their figures ---- */
 
-typedef struct Fig { long spill, stack; int regs; int ok; } Fig;
+typedef struct Fig {
+	long spill, stack;
+	int regs, ok;
+	int serial;         /* ptxas: its wgmmas are serialized */
+} Fig;
 
 typedef struct Var {
 	Pipe pipe;
@@ -255,7 +259,7 @@ runall(Pool *p, int jobs)
 static Fig
 figure(Pxres *r, const char *fn)
 {
-	Fig g = {0, 0, 0, 0};
+	Fig g = {0, 0, 0, 0, 0};
 
 	if (r->status != 0)
 		return g;
@@ -265,6 +269,7 @@ figure(Pxres *r, const char *fn)
 				+ (r->fn[i].spillld > 0 ? r->fn[i].spillld : 0);
 			g.stack = r->fn[i].stack > 0 ? r->fn[i].stack : 0;
 			g.regs = r->fn[i].regs;
+			g.serial = r->fn[i].wgserial;
 			g.ok = 1;
 		}
 	return g;
@@ -512,7 +517,7 @@ variants(Optreq *o, Pipe *v, int max)
 		 * and with the group of two m64 tiles split (wgsplit) */
 		static const char *const wg[] = {"wgwait,remat,sched=td",
 			"wgsplit,wgwait,remat,sched=td",
-			"wgwait,remat,sched=bu", "wgwait",
+			"wgwait,remat,sched=bu", "wgsplit=pv,remat,sched=bu",
 			"wgsplit,wgwait,remat=loop,sched=bu"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
 		 * packed before the wait loop (Triton's Blackwell softmax) */
@@ -711,9 +716,12 @@ snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
 
 /* --time: the kernel the launch names, its candidates (the variants
  * that spill less than the input, best first by ptxas's figures, at
- * most Maxtimed of them), each assembled, proven and run against the
- * input on the GPU; the fastest bit-identical one stays if it is at
- * least 1 % faster, else the input does. */
+ * most Maxtimed of them; where ptxas serializes the input's wgmmas,
+ * first the best variant whose wgmmas it does not, whatever it
+ * spills: on the H200 that is what made Triton's d128_n128 faster),
+ * each assembled, proven and run against the input on the GPU; the
+ * fastest bit-identical one stays if it is at least 1 % faster, else
+ * the input does. */
 enum { Maxtimed = 4 };
 
 static void
@@ -736,15 +744,20 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 	}
 	/* candidates: less spill than the input, best first */
 	uint8_t *taken = calloc((size_t)nv, 1);
+	int unasked = x->before.serial;
 	while (nc < Maxtimed) {
-		int b = -1;
+		int b = -1, un = unasked;
 		Fig bf = {0};
 		for (int j = 1; j < nv; j++) {
 			Fig g = figure(&var[j].res, x->name);
-			if (!taken[j] && g.ok && g.spill < x->before.spill
+			if (!taken[j] && g.ok && (un ? !g.serial
+			: g.spill < x->before.spill)
 			&& (b < 0 || better(g, bf)))
 				b = j, bf = g;
 		}
+		unasked = 0;
+		if (b < 0 && un)
+			continue;       /* none: by figures alone */
 		if (b < 0)
 			break;
 		taken[b] = 1;

@@ -609,7 +609,38 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 	f->regs = f->barriers = -1;
 	f->stack = f->spillst = f->spillld = f->cumstack = -1;
 	f->smem = f->cmem = f->lmem = -1;
+	f->wgserial = 0;
 	return f;
+}
+
+/* "(C7511) Potential Performance Loss: wgmma.mma_async instructions are
+ * serialized due to ... in the function 'attn_fwd'": the tensor core
+ * waits for each wgmma, a cost the spill figures do not show. */
+static const char *
+within(const char *s, const char *e, const char *w, size_t n)
+{
+	for (; s + n <= e; s++)
+		if (!memcmp(s, w, n))
+			return s;
+	return 0;
+}
+
+static Pxfn *
+serialnote(Pxres *r, Pxfn *cur, const char *s, const char *e, char **pool)
+{
+	static const char ser[] = "instructions are serialized";
+	static const char fn[] = "the function '";
+	const char *p, *q;
+	Pxfn *f;
+
+	if (!(p = within(s, e, ser, sizeof ser - 1))
+	|| !(p = within(p, e, fn, sizeof fn - 1)))
+		return cur;
+	p += sizeof fn - 1;
+	q = memchr(p, '\'', (size_t)(e - p));
+	if ((f = getfn(r, p, (size_t)((q ? q : e) - p), -1, pool)))
+		f->wgserial = 1;
+	return cur;
 }
 
 /* One comma-separated item: "Used 8 registers", "used 1 barriers",
@@ -707,6 +738,8 @@ line(Pxres *r, Pxfn *cur, const char *s, const char *e, char **pool)
 	}
 	if (cur && (startswith(s, e, "Used ") || isdigit((unsigned char)*s)))
 		items(cur, s, e);
+	if (startswith(s, e, "(C75"))
+		return serialnote(r, cur, s, e, pool);
 	return cur;
 }
 

@@ -39,7 +39,8 @@ static void
 record(const Pxfn *f, char *out, size_t cap)
 {
 	long v[] = {f->entry, f->regs, f->barriers, f->stack, f->spillst,
-		f->spillld, f->cumstack, f->smem, f->cmem, f->lmem};
+		f->spillld, f->cumstack, f->smem, f->cmem, f->lmem,
+		f->wgserial};
 	size_t i, k;
 
 	k = (size_t)snprintf(out, cap, "#= %s", f->name);
