@@ -13,12 +13,14 @@ typedef void *yyscan_t;
 }
 
 %code {
+#include <stdlib.h>
 #include <string.h>
 /* Each nested { } scope takes three stack entries: 10,000 of them (valid
  * PTX) must parse.  Deeper input gets "memory exhausted", an error. */
 #define YYMAXDEPTH 100000
 int ptxlex(PTXSTYPE *, Loc *, yyscan_t);
 static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
+static int32_t regrange(Loc *, Parser *, yyscan_t, Tok);
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
 	if (N) { \
@@ -188,10 +190,10 @@ dnames
 dname
 	: WORD dims             { $$ = mkdname(P, tokstr(P, $1), -1, $2); }
 	| REG dims              { $$ = mkdname(P, tokstr(P, $1), -1, $2); }
-	| REG '<' INT '>'       { $$ = mkdname(P, tokstr(P, $1), toint($3),
-				    (SL){0}); }
-	| WORD '<' INT '>'      { $$ = mkdname(P, tokstr(P, $1), toint($3),
-				    (SL){0}); }
+	| REG '<' INT '>'       { $$ = mkdname(P, tokstr(P, $1),
+				    regrange(&@3, P, scanner, $3), (SL){0}); }
+	| WORD '<' INT '>'      { $$ = mkdname(P, tokstr(P, $1),
+				    regrange(&@3, P, scanner, $3), (SL){0}); }
 	;
 
 dims
@@ -556,4 +558,21 @@ ptxerror(Loc *l, Parser *P, yyscan_t s, const char *msg)
 {
 	UNUSED(s);
 	lexerr(&P->lx, l, "%s", msg);
+}
+
+/* %r<N>: N registers are made (24 bytes each); compilers declare
+ * thousands, so past Maxrange it is an error, not 1.6 GB of memory
+ * (a fuzzer's %rd<66666620>). */
+enum { Maxrange = 1 << 22 };
+
+static int32_t
+regrange(Loc *l, Parser *P, yyscan_t s, Tok t)
+{
+	long v = strtol(t.s, 0, 0);
+
+	if (v >= 0 && v <= Maxrange)
+		return (int32_t)v;
+	ptxerror(l, P, s, "register range larger than ptxpress takes "
+		"(4194304)");
+	return 0;
 }

@@ -399,7 +399,10 @@ helpopt(FILE *f)
 "                   kernel LAUNCH names (doc/launch.md) against the\n"
 "                   input, each output bit for bit, and keep the fastest\n"
 "                   if it is 1 %% faster, else the input (fewer spills\n"
-"                   are not always faster); without a GPU, a note\n"
+"                   are not always faster); without a GPU, a note.\n"
+"                   When ptxas serializes the input's wgmmas (its\n"
+"                   C7511-style note), the best candidate it does not\n"
+"                   serialize is run first, even if it spills more\n"
 "  --time-runs N    timed runs per candidate (default 20)\n"
 "  --cpu            say how much CPU time ptxpress itself took next to\n"
 "                   the ptxas runs of the search\n"
@@ -517,7 +520,7 @@ variants(Optreq *o, Pipe *v, int max)
 		 * and with the group of two m64 tiles split (wgsplit) */
 		static const char *const wg[] = {"wgwait,remat,sched=td",
 			"wgsplit,wgwait,remat,sched=td",
-			"wgwait,remat,sched=bu", "wgsplit=pv,remat,sched=bu",
+			"wgwait,remat,sched=bu", "wgsplit=pv",
 			"wgsplit,wgwait,remat=loop,sched=bu"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
 		 * packed before the wait loop (Triton's Blackwell softmax) */

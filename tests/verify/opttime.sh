@@ -43,7 +43,7 @@ want nodev "--time: no CUDA device"
 want nodev "ptxas's figures decide"
 # ptxas serializes the wgmmas of Triton's d128_n128 (its C7511 note):
 # the first candidate timed is the best one it does not serialize
-# (wgsplit=pv's), though it spills more than the input.
+# (wgsplit=pv), though it spills more than the input.
 tri=$top/../shared/corpus/triton/probe_fa_d128_m128_n128_w4_fp16_full_sm90a.ptx
 if [ -f "$tri" ]; then
 	env PTXPRESS_LIBCUDA="$mock" MOCKCUDA_NEW_MS=0.9 "$px" opt "$tri" \
