@@ -401,8 +401,8 @@ helpopt(FILE *f)
 "                   if it is 1 %% faster, else the input (fewer spills\n"
 "                   are not always faster); without a GPU, a note.\n"
 "                   When ptxas serializes the input's wgmmas (its\n"
-"                   C7511-style note), the best candidate it does not\n"
-"                   serialize is run first, even if it spills more\n"
+"                   C7511-style note), the best two candidates it does\n"
+"                   not serialize are run first, even if they spill more\n"
 "  --time-runs N    timed runs per candidate (default 20)\n"
 "  --cpu            say how much CPU time ptxpress itself took next to\n"
 "                   the ptxas runs of the search\n"
@@ -520,8 +520,8 @@ variants(Optreq *o, Pipe *v, int max)
 		 * and with the group of two m64 tiles split (wgsplit) */
 		static const char *const wg[] = {"wgwait,remat,sched=td",
 			"wgsplit,wgwait,remat,sched=td",
-			"wgwait,remat,sched=bu", "wgsplit=pv",
-			"wgsplit,wgwait,remat=loop,sched=bu"};
+			"wgwait,remat,sched=bu",
+			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
 		 * packed before the wait loop (Triton's Blackwell softmax) */
 		static const char *const tm[] = {
@@ -720,8 +720,8 @@ snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
 /* --time: the kernel the launch names, its candidates (the variants
  * that spill less than the input, best first by ptxas's figures, at
  * most Maxtimed of them; where ptxas serializes the input's wgmmas,
- * first the best variant whose wgmmas it does not, whatever it
- * spills: on the H200 that is what made Triton's d128_n128 faster),
+ * first the best two variants whose wgmmas it does not, whatever they
+ * spill: on the H200 that is what made Triton's d128_n128 faster),
  * each assembled, proven and run against the input on the GPU; the
  * fastest bit-identical one stays if it is at least 1 % faster, else
  * the input does. */
@@ -747,7 +747,7 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 	}
 	/* candidates: less spill than the input, best first */
 	uint8_t *taken = calloc((size_t)nv, 1);
-	int unasked = x->before.serial;
+	int unasked = x->before.serial ? 2 : 0;
 	while (nc < Maxtimed) {
 		int b = -1, un = unasked;
 		Fig bf = {0};
@@ -758,9 +758,10 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 			&& (b < 0 || better(g, bf)))
 				b = j, bf = g;
 		}
-		unasked = 0;
+		if (un)
+			unasked = b < 0 ? 0 : unasked - 1;
 		if (b < 0 && un)
-			continue;       /* none: by figures alone */
+			continue;       /* none left: by figures alone */
 		if (b < 0)
 			break;
 		taken[b] = 1;
