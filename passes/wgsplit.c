@@ -312,12 +312,14 @@ out:
  * its chains after the second half's softmax, and ptxas serializes the
  * tensor core around it (its C7511 note).  Its first chain reads only
  * what the first half's softmax made (P's first tile, O's first tile):
- * it can join the new group, after the deferred chain, so the tensor
- * core runs it while the second half waits.  The statements computing
- * its descriptors come along.  It waits at the new wait 0 instead of a
- * later one (waiting more changes no value).  On the H200 this shape
- * ran 2.5 % faster than the input where the split alone ran 2.8 %
- * slower (bench/RESULTS.md, sixth session). */
+ * it is issued right after the deferred chain, in a group of its own
+ * (one more commit), and the split's wait becomes wait_group 1: the
+ * second half of S is complete there, P_top*V stays in flight over the
+ * second half's softmax, and a later wait 0 retires it (an added commit
+ * only makes later waits retire more).  The statements computing its
+ * descriptors come along.  On the H200 the split alone ran 2.8 %
+ * slower than the input, this shape (with wgwait) 14 % faster
+ * (bench/RESULTS.md, sixth session). */
 
 /* May statement s cross the pulled statements (registers marked in r:
  * 1 written, 2 read)?  Nothing it does touches what they write, and it
@@ -347,6 +349,18 @@ markrs(Stmt *s, uint8_t *r, Rv *d, Rv *u)
 		r[u->v[k]] |= 2;
 	for (uint32_t k = 0; k < d->n; k++)
 		r[d->v[k]] |= 1;
+}
+
+static Opnd *
+waitone(Module *m)
+{
+	Opnd *o = alloc(m->a, sizeof *o);
+
+	memset(o, 0, sizeof *o);
+	o->kind = Pint;
+	o->reg = -1;
+	o->s = interns("1");
+	return o;
 }
 
 /* f's statements from commit on: commit, wait, the late ones, then a
@@ -423,16 +437,25 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		|| (f->stmt[i].kind == Sins && f->stmt[i].op == Owgmma_fence
 		&& i != fence)))
 			goto none;
-	Stmt *v = alloc(m->a, f->nstmt * sizeof *v);
+	/* the deferred chain's group is closed first, so that the wait
+	 * can leave the pulled chain's group in flight (wait_group 1)
+	 * over the second half's softmax */
+	Stmt *v = alloc(m->a, (f->nstmt + 1) * sizeof *v);
 	for (i = k = 0; i < commit; i++)
 		v[k++] = f->stmt[i];
+	v[k++] = fresh(&f->stmt[commit]);
 	for (i = commit; i <= p1; i++)
 		if (in[i])
 			v[k++] = f->stmt[i];
 	for (i = commit; i < f->nstmt; i++)
-		if (!in[i])
-			v[k++] = f->stmt[i];
+		if (!in[i]) {
+			v[k] = f->stmt[i];
+			if (i == commit + 1)    /* the split's wait */
+				v[k].opd = waitone(m);
+			k++;
+		}
 	f->stmt = v;
+	f->nstmt = k;
 	goto out;
 none:
 	n = 0;

@@ -29,6 +29,10 @@
  *     file over the warp roles (vbudget.c);
  *   - a wgmma.wait_group may be added where the whole warp surely runs
  *     it (see extrawait);
+ *   - a wgmma.mma_async may run in the next segment, in a group of its
+ *     own that an added wait completes; the commits after its group up
+ *     to that wait may be added too (an added commit only makes later
+ *     waits complete more) (see deferred);
  *   - a statement may run in an earlier segment (hoist) when it is
  *     plain register arithmetic, control enters the fixed statements
  *     between only at their top and leaves only at their bottom, and
@@ -474,6 +478,22 @@ waitzero(const Stmt *s)
 		&& s->opd[0].kind == Pint && !strcmp(s->opd[0].s, "0");
 }
 
+/* N of an unguarded .aligned wgmma.wait_group N written in decimal, or
+ * -1. */
+static long
+waitcount(const Stmt *s)
+{
+	const char *p;
+
+	if (!warpop(s, Owgmma_wait_group) || s->nop != 1
+	|| s->opd[0].kind != Pint || s->opd[0].minus)
+		return -1;
+	for (p = s->opd[0].s; *p >= '0' && *p <= '9'; p++)
+		;
+	return *p || !*s->opd[0].s || p - s->opd[0].s > 3 ? -1
+		: strtol(s->opd[0].s, 0, 10);
+}
+
 /* A's i-th statement of the segment, missing from B's: a wgmma that B
  * may run in the next segment (proven by laterorder and deferred). */
 static int
@@ -529,6 +549,11 @@ claimlater(Seg *g, Str *tb)
 				g->wx[q] = 2;
 			break;
 		}
+	/* commits after it up to the wait B adds (a later group, which
+	 * that wait may leave in flight: see deferred) */
+	for (q++; q < g->b1 && !g->xb[q]; q++)
+		if (warpop(&g->fb->stmt[q], Owgmma_commit_group))
+			g->wx[q] = 3;
 }
 
 typedef struct Tj { Str t; uint32_t j; } Tj;
@@ -844,9 +869,12 @@ waitorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
  *     reads), wgmma.mma_async and a wgmma.commit_group that closes
  *     W's group, none of them touching W's registers (regorder, with W
  *     placed after the whole segment);
- *   - in B, the deferred wgmmas keep A's order and stand together, after
- *     a wgmma.fence and before a wgmma.commit_group and an added
- *     wgmma.wait_group 0, and every statement of the segment up to
+ *   - in B, the deferred wgmmas keep A's order, after a wgmma.fence
+ *     and before a wgmma.commit_group and an added wgmma.wait_group N,
+ *     N at most the commits B adds between the two (so their group is
+ *     complete there while N later ones may run on), and every
+ *     statement of the
+ *     segment up to
  *     that wait is register arithmetic, a warp collective or a plain
  *     load that neither writes a register of theirs nor reads what
  *     they write.
@@ -944,7 +972,7 @@ static int
 deferred(Seg *g)
 {
 	Func *fb = g->fb;
-	uint32_t p0 = UINT32_MAX, p1 = 0, nx = 0, last = 0, q;
+	uint32_t p0 = UINT32_MAX, p1 = 0, nx = 0, nc = 0, last = 0, q;
 	uint32_t fence = UINT32_MAX, commit = UINT32_MAX, wait = UINT32_MAX;
 	int rc = 0;
 
@@ -965,6 +993,7 @@ deferred(Seg *g)
 	}
 	for (q = g->b0; q < g->b1; q++) {
 		nx += g->wx[q] == 2;
+		nc += g->wx[q] == 3;
 		if (g->wx[q] == 2 && q < p0)
 			fence = q;
 		if (g->wx[q] == 2 && q > p1 && commit == UINT32_MAX)
@@ -982,10 +1011,11 @@ deferred(Seg *g)
 	if (nx != 2 || fence == UINT32_MAX || commit == UINT32_MAX
 	|| wait == UINT32_MAX || fb->stmt[fence].op != Owgmma_fence
 	|| fb->stmt[commit].op != Owgmma_commit_group
-	|| !waitzero(&fb->stmt[wait]))
+	|| waitcount(&fb->stmt[wait]) < 0
+	|| waitcount(&fb->stmt[wait]) > (long)nc)
 		return fail(g->why, fb, &fb->stmt[p0], "%s", "deferred "
 			"wgmmas need a fence before them, and a commit and a "
-			"wait 0 after them, added");
+			"wait after them that completes their group, added");
 	/* up to their wait: registers and collectives only, none of
 	 * theirs (1 they write it, 2 they read it); so the fence is
 	 * between every other access to their registers and them */

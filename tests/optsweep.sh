@@ -6,7 +6,7 @@
 # usage: optsweep.sh PTXPRESS DIR...      exit 77 when no DIR
 set -u
 px=$1; shift
-pipe=wgsplit,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,tsink,hoist
+pipe=wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,tsink,hoist
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0 dirs=0
 for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done

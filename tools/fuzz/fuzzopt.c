@@ -24,6 +24,7 @@ static const char *const pipes[] = {
 	"tsink", "hoist", "remat=loop,sched=bu,tsink,hoist",
 	"remat,sched=bu,softmax=4,tsink,hoist", "wgsplit",
 	"wgsplit,wgwait,remat,sched=td", "wgsplit,remat=loop,sched=bu-rand",
+	"wgsplit=pv,wgwait,remat,sched=bu",
 };
 
 static Module *
