@@ -41,12 +41,8 @@ typedef struct Grp {
 static int
 aligned(const Stmt *s, int op)
 {
-	if (s->kind != Sins || s->op != op || s->guard)
-		return 0;
-	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], ".aligned"))
-			return 1;
-	return 0;
+	return s->kind == Sins && s->op == op && !s->guard
+		&& hasmod(s, ".aligned");
 }
 
 static int
@@ -214,6 +210,15 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 	return gain;
 }
 
+/* Statement i is a wgmma of g's last chain: group() found every
+ * mma_async from g->first to the commit to be one. */
+static int
+inlast(const Func *f, const Grp *g, uint32_t i)
+{
+	return i >= g->first && i < g->commit && f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async;
+}
+
 static Stmt
 fresh(const Stmt *s)
 {
@@ -242,7 +247,7 @@ split(Module *m, Func *f, const Grp *g, uint8_t *dreg, uint8_t *kept,
 			continue;
 		d.n = u.n = 0;
 		defuse(s, &d, &u);
-		if (i < g->first || d.v[0] != g->key) {
+		if (!inlast(f, g, i)) {
 			for (uint32_t j = 0; j < d.n; j++)
 				kept[d.v[j]] = 1;
 			continue;
@@ -258,8 +263,7 @@ split(Module *m, Func *f, const Grp *g, uint8_t *dreg, uint8_t *kept,
 	 * registers alone (the validator asks the same) */
 	for (uint32_t i = g->first; i < g->wait; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || (s->op == Owgmma_mma_async
-		&& acc0(s, &d, &u) == g->key))
+		if (s->kind != Sins || inlast(f, g, i))
 			continue;
 		d.n = u.n = 0;
 		defuse(s, &d, &u);
@@ -274,19 +278,14 @@ split(Module *m, Func *f, const Grp *g, uint8_t *dreg, uint8_t *kept,
 		goto out;
 	Stmt *v = alloc(m->a, (f->nstmt + 3) * sizeof *v);
 	for (uint32_t i = 0; i <= g->wait; i++)
-		if (i < g->first || i >= g->commit
-		|| f->stmt[i].kind != Sins
-		|| f->stmt[i].op != Owgmma_mma_async
-		|| acc0(&f->stmt[i], &d, &u) != g->key)
+		if (!inlast(f, g, i))
 			v[k++] = f->stmt[i];
 	for (uint32_t i = g->wait + 1; i < g->end; i++)
 		if (!late[i - g->wait - 1])
 			v[k++] = f->stmt[i];
 	v[k++] = fresh(&f->stmt[g->fence]);
 	for (uint32_t i = g->first; i < g->commit; i++)
-		if (f->stmt[i].kind == Sins
-		&& f->stmt[i].op == Owgmma_mma_async
-		&& acc0(&f->stmt[i], &d, &u) == g->key)
+		if (inlast(f, g, i))
 			v[k++] = f->stmt[i];
 	v[k++] = fresh(&f->stmt[g->commit]);
 	at = k;
@@ -349,18 +348,6 @@ markrs(Stmt *s, uint8_t *r, Rv *d, Rv *u)
 		r[u->v[k]] |= 2;
 	for (uint32_t k = 0; k < d->n; k++)
 		r[d->v[k]] |= 1;
-}
-
-static Opnd *
-waitone(Module *m)
-{
-	Opnd *o = alloc(m->a, sizeof *o);
-
-	memset(o, 0, sizeof *o);
-	o->kind = Pint;
-	o->reg = -1;
-	o->s = interns("1");
-	return o;
 }
 
 /* f's statements from commit on: commit, wait, the late ones, then a
@@ -451,7 +438,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		if (!in[i]) {
 			v[k] = f->stmt[i];
 			if (i == commit + 1)    /* the split's wait */
-				v[k].opd = waitone(m);
+				v[k].opd = intopnd(m, "1");
 			k++;
 		}
 	f->stmt = v;

@@ -24,20 +24,28 @@
 #include <string.h>
 #include "all.h"
 
-static Stmt
-waitstmt(Module *m, const Stmt *commit)
+/* An integer operand spelled n, in m's arena (a wait's group count). */
+Opnd *
+intopnd(Module *m, const char *n)
 {
-	Stmt w = *commit;
 	Opnd *o = alloc(m->a, sizeof *o);
 
 	memset(o, 0, sizeof *o);
 	o->kind = Pint;
 	o->reg = -1;
-	o->s = interns("0");
+	o->s = interns(n);
+	return o;
+}
+
+static Stmt
+waitstmt(Module *m, const Stmt *commit)
+{
+	Stmt w = *commit;
+
 	w.op = Owgmma_wait_group;
 	w.name = interns("wgmma.wait_group");
 	w.nop = 1;
-	w.opd = o;
+	w.opd = intopnd(m, "0");
 	w.dirty = 1;            /* printed from the IR, on a line of its own */
 	w.lead = (Span){0, 0};
 	return w;

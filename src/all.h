@@ -642,6 +642,7 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
+Opnd *intopnd(Module *, const char *n);
 
 /* ---- wgsplit.c ---- */
 uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);

@@ -3,6 +3,7 @@
  * Everything here may run from many threads at once: the only shared
  * state is the ISA cache and the lock that keeps pipe descriptors from
  * leaking into a child spawned by another thread. */
+#define _GNU_SOURCE             /* memmem */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -616,15 +617,6 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 /* "(C7511) Potential Performance Loss: wgmma.mma_async instructions are
  * serialized due to ... in the function 'attn_fwd'": the tensor core
  * waits for each wgmma, a cost the spill figures do not show. */
-static const char *
-within(const char *s, const char *e, const char *w, size_t n)
-{
-	for (; s + n <= e; s++)
-		if (!memcmp(s, w, n))
-			return s;
-	return 0;
-}
-
 static Pxfn *
 serialnote(Pxres *r, Pxfn *cur, const char *s, const char *e, char **pool)
 {
@@ -633,8 +625,8 @@ serialnote(Pxres *r, Pxfn *cur, const char *s, const char *e, char **pool)
 	const char *p, *q;
 	Pxfn *f;
 
-	if (!(p = within(s, e, ser, sizeof ser - 1))
-	|| !(p = within(p, e, fn, sizeof fn - 1)))
+	if (!(p = memmem(s, (size_t)(e - s), ser, sizeof ser - 1))
+	|| !(p = memmem(p, (size_t)(e - p), fn, sizeof fn - 1)))
 		return cur;
 	p += sizeof fn - 1;
 	q = memchr(p, '\'', (size_t)(e - p));

@@ -471,13 +471,6 @@ warpop(const Stmt *s, int op)
 		&& has((Stmt *)s, ".aligned");
 }
 
-static int
-waitzero(const Stmt *s)
-{
-	return warpop(s, Owgmma_wait_group) && s->nop == 1
-		&& s->opd[0].kind == Pint && !strcmp(s->opd[0].s, "0");
-}
-
 /* N of an unguarded .aligned wgmma.wait_group N written in decimal, or
  * -1. */
 static long
@@ -492,6 +485,12 @@ waitcount(const Stmt *s)
 		;
 	return *p || !*s->opd[0].s || p - s->opd[0].s > 3 ? -1
 		: strtol(s->opd[0].s, 0, 10);
+}
+
+static int
+waitzero(const Stmt *s)
+{
+	return waitcount(s) == 0;
 }
 
 /* A's i-th statement of the segment, missing from B's: a wgmma that B
