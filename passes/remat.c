@@ -102,12 +102,40 @@ typedef struct Rm {
 	int loop;                /* remat=loop: chains may read registers
 	                          * that change, where they hold still */
 	uint8_t *var;            /* per register: a loop value a chain reads */
+	uint8_t *vary;           /* per register: a chain that reads one,
+	                          * directly or through another chain */
 	uint32_t *site0, *site;  /* per register: where it is written
 	                          * (site[site0[r] .. site0[r + 1]]) */
 	Dom *view;
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
+
+/* remat=loop: a copy at `at` of chain statement d, whose value depends
+ * on a register that changes, is right only if every register d reads
+ * holds at `at` what it held where d last ran: d dominates `at`, and no
+ * write of them lies between (what the validator's loopvalues asks).
+ * Checking only the changing registers themselves, where the chain
+ * statement that reads them dominates, is not enough: nvcc's `mov %r2,
+ * %r1` at a loop's top may dominate the read while `add %r3, %r2, 1`
+ * runs at its bottom, so the read sees the last iteration's %r3 (opt
+ * fuzzer's fo16). */
+static int
+fresh(Func *f, Rm *r, int32_t d, uint32_t at)
+{
+	Rv dv = {0}, uv = {0};
+	int ok = 1;
+
+	defuse(&f->stmt[d], &dv, &uv);
+	for (uint32_t k = 0; k < uv.n && ok; k++) {
+		int32_t u = uv.v[k];
+		ok = domstable(r->view, (uint32_t)d, at, r->site + r->site0[u],
+			r->site0[u + 1] - r->site0[u]);
+	}
+	free(dv.v);
+	free(uv.v);
+	return ok;
+}
 
 enum { Far = 256 };     /* statements between a definition and a read
                          * that remat=loop runs it again for */
@@ -140,6 +168,8 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	if (r->seen[x])
 		return 1;
 	Stmt *s = &f->stmt[d];
+	if (r->loop && r->vary[x] && !fresh(f, r, d, at))
+		return 0;
 	if (s->op == Old && hasmod(s, ".nc")) {
 		/* a load runs again only where it has surely run */
 		if (!r->view)
@@ -281,7 +311,7 @@ chain(Func *f, Rm *r, uint32_t i)
 		return 0;
 	Rv dv = {0}, uv = {0};
 	defuse(s, &dv, &uv);
-	int ok = uv.n > 0, uni = 1, nvar = 0;
+	int ok = uv.n > 0, uni = 1, nvar = 0, vary = 0;
 	for (uint32_t k = 0; k < uv.n && ok; k++) {
 		int32_t u = uv.v[k];
 		ok = r->def[u] >= 0;
@@ -289,6 +319,7 @@ chain(Func *f, Rm *r, uint32_t i)
 		&& intarith(s))
 			ok = 1, nvar++;
 		uni &= r->uni[u];
+		vary |= r->vary && r->vary[u];
 	}
 	if (ok && nvar) {       /* marked only when the chain is taken */
 		uni = 0;
@@ -301,6 +332,8 @@ chain(Func *f, Rm *r, uint32_t i)
 	if (ok) {
 		r->def[s->opd[0].reg] = (int32_t)i;
 		r->uni[s->opd[0].reg] = (uint8_t)uni;
+		if (r->vary)
+			r->vary[s->opd[0].reg] = nvar || vary;
 	}
 	return ok;
 }
@@ -382,6 +415,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 		/* then chains that also read registers a loop changes */
 		r.loop = 1;
 		r.var = calloc(n, 1);
+		r.vary = calloc(n, 1);
 		r.site0 = calloc(n + 1, sizeof *r.site0);
 		for (size_t x = 0; x < n; x++)
 			r.site0[x + 1] = r.site0[x] + r.ndefs[x];
@@ -410,6 +444,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	eachregion(f, region, &r);
 	domfree(r.view);
 	free(r.var);
+	free(r.vary);
 	free(r.site0);
 	free(r.site);
 	if (r.nins) {
