@@ -48,3 +48,8 @@ add_test(NAME optsweep COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optsweep.sh
   ${PX} ${CMAKE_SOURCE_DIR}/corpus ${CMAKE_SOURCE_DIR}/tests/front/ok
   ${CMAKE_SOURCE_DIR}/../shared/corpus)
 set_tests_properties(optsweep PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# ptxas's wgmma serialization in the report, --unserialized, and
+# PTXPRESS_UNSERIALIZED through the drop-in (Triton's d128_n128).
+add_test(NAME optserial COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optserial.sh
+  ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
+set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

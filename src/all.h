@@ -362,6 +362,8 @@ typedef struct Optreq {
 	int search;                /* -1: when ptxas is found; 0; 1 */
 	int jobs, tries, inplace;
 	int regs;                  /* a register saving alone is enough */
+	int unserial;              /* --unserialized: wgmmas ptxas serializes
+	                            * rank behind all it does not */
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */

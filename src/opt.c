@@ -275,13 +275,20 @@ figure(Pxres *r, const char *fn)
 	return g;
 }
 
+/* The search's order: fewer spill bytes, then a smaller stack, then
+ * fewer registers.  unserial (--unserialized) puts first whether ptxas
+ * serializes the kernel's wgmmas (its C7510-C7519 notes): on the H200
+ * Triton's d128_n128 ran 5.5 % slower spill-free and serialized, and
+ * 14 % faster at 184 bytes of spill unserialized (bench/RESULTS.md). */
 static int
-better(Fig a, Fig b)
+better(Fig a, Fig b, int unserial)
 {
 	if (!b.ok)
 		return a.ok;
 	if (!a.ok)
 		return 0;
+	if (unserial && a.serial != b.serial)
+		return !a.serial;
 	if (a.spill != b.spill)
 		return a.spill < b.spill;
 	if (a.stack != b.stack)
@@ -326,6 +333,7 @@ helpopt(FILE *f)
 "                    [--search|--no-search] [-j N] [--tries N] [--seed S]\n"
 "                    [--report text|json] [--kernel NAME] [--lines A-B]\n"
 "                    [--explain] [--regs] [--no-budget] [--in-place]\n"
+"                    [--unserialized] [--time LAUNCH [--time-runs N]]\n"
 "\n"
 "Rewrites PTX to lower register pressure, so that ptxas spills less.\n"
 "Only the order of instructions inside straight-line regions changes:\n"
@@ -403,6 +411,12 @@ helpopt(FILE *f)
 "                   When ptxas serializes the input's wgmmas (its\n"
 "                   C7511-style note), the best two candidates it does\n"
 "                   not serialize are run first, even if they spill more\n"
+"  --unserialized   rank a variant whose wgmmas ptxas serializes (its\n"
+"                   C7510-C7519 warnings) behind every variant it does\n"
+"                   not, even one that spills more: serialized wgmmas\n"
+"                   can cost more than the spill (without it, the report\n"
+"                   names the best unserialized variant when the pick is\n"
+"                   serialized)\n"
 "  --time-runs N    timed runs per candidate (default 20)\n"
 "  --cpu            say how much CPU time ptxpress itself took next to\n"
 "                   the ptxas runs of the search\n"
@@ -473,6 +487,8 @@ optargs(int argc, char **argv, Optreq *o)
 			o->cpu = 1;
 		else if (!strcmp(a, "--no-budget"))
 			o->nobudget = 1;
+		else if (!strcmp(a, "--unserialized"))
+			o->unserial = 1;
 		else if ((a[0] != '-' || !a[1]) && !o->in)
 			o->in = a;
 		else {
@@ -572,7 +588,30 @@ typedef struct Kern {
 	Str name;
 	int best;           /* variant index */
 	Fig before, after;
+	int alt;            /* the best variant whose wgmmas ptxas does not
+	                     * serialize (0: none) */
+	Fig altf;
 } Kern;
+
+/* Where ptxas serializes the pick's wgmmas, the user hears of the best
+ * variant it does not serialize: speed, not spill bytes, is the point,
+ * and without a GPU the search cannot time them (--time can). */
+static void
+serialnote(Optreq *o, Kern *k, Pipe *v)
+{
+	if (!k->after.serial)
+		return;
+	fprintf(o->log, "%s: note: %s: ptxas serializes the wgmmas of %s "
+		"(its C751x 'Potential Performance Loss' note)", progname,
+		k->name, k->best ? "this pick" : "the input");
+	if (k->alt)
+		fprintf(o->log, "; it does not serialize %s's (%ld bytes of "
+			"spill, %d registers): --unserialized takes that, "
+			"--time LAUNCH times both on a GPU\n", v[k->alt].text,
+			k->altf.spill, k->altf.regs);
+	else
+		fprintf(o->log, "; no variant tried avoids it\n");
+}
 
 static void
 report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
@@ -581,16 +620,28 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 		return;
 	if (!strcmp(o->report, "json")) {
 		fprintf(o->log, "{\"variants\": %d, \"kernels\": [", nv);
-		for (int i = 0; i < nk; i++)
+		for (int i = 0; i < nk; i++) {
 			fprintf(o->log, "%s\n {\"name\": \"%s\", \"pipeline\": "
 				"\"%s\", \"before\": {\"registers\": %d, "
-				"\"spill_bytes\": %ld, \"stack\": %ld}, "
+				"\"spill_bytes\": %ld, \"stack\": %ld, "
+				"\"wgmma_serialized\": %s}, "
 				"\"after\": {\"registers\": %d, \"spill_bytes\": "
-				"%ld, \"stack\": %ld}}", i ? "," : "", k[i].name,
+				"%ld, \"stack\": %ld, \"wgmma_serialized\": %s}",
+				i ? "," : "", k[i].name,
 				v[k[i].best].text, k[i].before.regs,
 				k[i].before.spill, k[i].before.stack,
+				k[i].before.serial ? "true" : "false",
 				k[i].after.regs, k[i].after.spill,
-				k[i].after.stack);
+				k[i].after.stack,
+				k[i].after.serial ? "true" : "false");
+			if (k[i].after.serial && k[i].alt)
+				fprintf(o->log, ", \"unserialized\": {"
+					"\"pipeline\": \"%s\", \"registers\": "
+					"%d, \"spill_bytes\": %ld, \"stack\": "
+					"%ld}", v[k[i].alt].text, k[i].altf.regs,
+					k[i].altf.spill, k[i].altf.stack);
+			fprintf(o->log, "}");
+		}
 		fprintf(o->log, "\n]}\n");
 		return;
 	}
@@ -607,6 +658,8 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 		fprintf(o->log, "%-40.40s %11s %11s %11s  %s\n", k[i].name, a, b,
 			c, v[k[i].best].text);
 	}
+	for (int i = 0; i < nk; i++)
+		serialnote(o, &k[i], v);
 }
 
 /* Parses src afresh and applies, to each kernel, its chosen variant. */
@@ -755,7 +808,7 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 			Fig g = figure(&var[j].res, x->name);
 			if (!taken[j] && g.ok && (un ? !g.serial
 			: g.spill < x->before.spill)
-			&& (b < 0 || better(g, bf)))
+			&& (b < 0 || better(g, bf, 0)))
 				b = j, bf = g;
 		}
 		if (un)
@@ -869,17 +922,21 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 		x->before = x->after = figure(&var[0].res, f->name);
 		for (int j = 1; j < nv; j++) {
 			Fig g = figure(&var[j].res, f->name);
-			if (better(g, x->after)) {
+			if (better(g, x->after, o->unserial)) {
 				x->after = g;
 				x->best = j;
 			}
+			if (g.ok && !g.serial && (!x->alt
+			|| better(g, x->altf, 0)))
+				x->alt = j, x->altf = g;
 		}
 		/* Fewer registers alone is no reason to rewrite: measured on
 		 * the H200, a Triton kernel that did not spill ran 4 % slower
 		 * at 114 registers than at its own 127.  Only less spilling
 		 * counts, unless --regs asks for registers too. */
 		if (!o->regs && x->best && x->after.spill == x->before.spill
-		&& x->after.stack == x->before.stack) {
+		&& x->after.stack == x->before.stack
+		&& x->after.serial == x->before.serial) {
 			x->after = x->before;
 			x->best = 0;
 		}

@@ -6,7 +6,8 @@
  * variants, "none" or "identity" for the input as it is, anything else
  * an opt pipeline ("sched=bu,sink").  PTXPRESS_TRIES and PTXPRESS_SEED
  * tune the search (default 8 tries, seed 1), PTXPRESS_JOBS its threads
- * (default 1: builds run jobs of their own). */
+ * (default 1: builds run jobs of their own), PTXPRESS_UNSERIALIZED=1
+ * ranks it as opt --unserialized does. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +64,7 @@ rewrite(const char *path, const char *src, size_t n,
 	o.tries = envint("PTXPRESS_TRIES", 8);
 	o.seed = (uint64_t)envint("PTXPRESS_SEED", 1);
 	o.jobs = envint("PTXPRESS_JOBS", 1);
+	o.unserial = envint("PTXPRESS_UNSERIALIZED", 0) != 0;
 	if (!strcmp(pipeline, "none") || !strcmp(pipeline, "identity")) {
 		o.search = 0;
 		o.pipe = "none";

@@ -151,6 +151,9 @@ help(void)
 "  PTXPRESS_PIPELINE   the rewrite pipeline (default: the best one)\n""  PTXPRESS_TIME=DIR   with a GPU: a kernel that has DIR/NAME.launch\n"
 "                      (doc/launch.md) is timed among its candidates\n"
 "                      and the fastest kept (opt --time)\n"
+"  PTXPRESS_UNSERIALIZED=1  prefer a rewrite whose wgmmas ptxas does\n"
+"                      not serialize, even one that spills more\n"
+"                      (opt --unserialized; for builds without a GPU)\n"
 "  PTXPRESS_STRICT=1   make a failed rewrite an error, not a warning\n"
 "  PTXPRESS_PTX_VERSION=auto  lower a .version newer than the real\n"
 "                      ptxas takes to its own (off by default)\n"
@@ -298,7 +301,7 @@ key(Run *r, In *in, char out[65])
 	hfield(&h, r->pipeline, strlen(r->pipeline));
 	/* the search's other knobs change the result too */
 	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED",
-		"PTXPRESS_TIME"};
+		"PTXPRESS_TIME", "PTXPRESS_UNSERIALIZED"};
 	for (size_t i = 0; i < countof(knobs); i++) {
 		const char *v = getenv(knobs[i]);
 		hfield(&h, v ? v : "", v ? strlen(v) : 0);
