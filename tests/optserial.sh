@@ -5,8 +5,9 @@
 # (bench/RESULTS.md).  Checks: the report names the best unserialized
 # variant when the pick is serialized; --unserialized takes it (json:
 # wgmma_serialized false, proven by validate); PTXPRESS_UNSERIALIZED=1
-# does the same through the drop-in, whose ptxas -v log then carries no
-# serialization note while the default one does.  Needs ptxas and
+# does the same through the drop-in (its default), whose ptxas -v log
+# then carries no serialization note, while with PTXPRESS_UNSERIALIZED=0
+# (spill alone, opt's default) it does.  Needs ptxas and
 # ../shared (77).
 # usage: optserial.sh PTXPRESS PTXPRESS-PTXAS TOPDIR
 set -u
@@ -37,8 +38,9 @@ cmp -s "$in" "$tmp/un.ptx" && no "--unserialized kept the input"
 
 # the drop-in: the caller sees the real ptxas's -v log of the rewrite
 cp "$in" "$tmp/k.ptx"
-for u in 0 1; do
-	env PTXPRESS_CACHE_DIR=off PTXPRESS_UNSERIALIZED=$u PTXPRESS_PTXAS="$(command -v ptxas)" \
+for u in 0 1 unset; do
+	un="PTXPRESS_UNSERIALIZED=$u"; [ $u = unset ] && un="-u PTXPRESS_UNSERIALIZED"
+	env $un PTXPRESS_CACHE_DIR=off PTXPRESS_PTXAS="$(command -v ptxas)" \
 		"$drop" -v --gpu-name=sm_90a "$tmp/k.ptx" -o "$tmp/k$u.o" \
 		>"$tmp/drop$u.log" 2>&1 || no "drop-in $u" "$tmp/drop$u.log"
 done
@@ -46,5 +48,7 @@ grep -q "are serialized" "$tmp/drop0.log" \
 	|| no "drop-in default: expected ptxas's serialization note" "$tmp/drop0.log"
 grep -q "are serialized" "$tmp/drop1.log" \
 	&& no "drop-in PTXPRESS_UNSERIALIZED=1: still serialized" "$tmp/drop1.log"
+grep -q "are serialized" "$tmp/dropunset.log" \
+	&& no "drop-in default: still serialized" "$tmp/dropunset.log"
 [ $fail -eq 0 ] && echo "optserial: cases passed"
 exit $fail
