@@ -57,3 +57,6 @@ set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME llvm COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvm.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
 set_tests_properties(llvm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -373,6 +373,7 @@ typedef struct Optreq {
 	                            * run on the GPU and the fastest kept */
 	int truns;                 /* --time-runs */
 	int cpu;                   /* --cpu: own CPU time next to ptxas's */
+	int variants;              /* --variants: every variant's figures */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */

@@ -333,7 +333,8 @@ helpopt(FILE *f)
 "                    [--search|--no-search] [-j N] [--tries N] [--seed S]\n"
 "                    [--report text|json] [--kernel NAME] [--lines A-B]\n"
 "                    [--explain] [--regs] [--no-budget] [--in-place]\n"
-"                    [--unserialized] [--time LAUNCH [--time-runs N]]\n"
+"                    [--unserialized] [--variants]\n"
+"                    [--time LAUNCH [--time-runs N]]\n"
 "\n"
 "Rewrites PTX to lower register pressure, so that ptxas spills less.\n"
 "It reorders instructions, removes copies, recomputes cheap values near\n"
@@ -419,6 +420,10 @@ helpopt(FILE *f)
 "                   can cost more than the spill (without it, the report\n"
 "                   names the best unserialized variant when the pick is\n"
 "                   serialized)\n"
+"  --variants       list, per kernel, every variant the search assembled\n"
+"                   with ptxas's figures, best first (the first is the\n"
+"                   pick when it spills less than the input and is\n"
+"                   proven)\n"
 "  --time-runs N    timed runs per candidate (default 20)\n"
 "  --cpu            say how much CPU time ptxpress itself took next to\n"
 "                   the ptxas runs of the search\n"
@@ -491,6 +496,8 @@ optargs(int argc, char **argv, Optreq *o)
 			o->nobudget = 1;
 		else if (!strcmp(a, "--unserialized"))
 			o->unserial = 1;
+		else if (!strcmp(a, "--variants"))
+			o->variants = 1;
 		else if ((a[0] != '-' || !a[1]) && !o->in)
 			o->in = a;
 		else {
@@ -866,6 +873,40 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 	free(kname);
 }
 
+/* --variants: for one kernel, every variant ptxas took, best first
+ * (the search's order), with its figures: what a user trying passes on
+ * one region (--lines) wants to see, not only the winner. */
+static void
+listvariants(Optreq *o, Str kname, Var *var, int nv)
+{
+	int *ix = malloc((size_t)nv * sizeof *ix), m = 0;
+	Fig *fg = malloc((size_t)nv * sizeof *fg);
+
+	for (int j = 0; j < nv; j++) {
+		fg[j] = figure(&var[j].res, kname);
+		if (fg[j].ok)
+			ix[m++] = j;
+	}
+	for (int a = 1; a < m; a++)     /* insertion sort: stable, few */
+		for (int b = a; b > 0 && better(fg[ix[b]], fg[ix[b - 1]],
+			o->unserial); b--) {
+			int t = ix[b];
+			ix[b] = ix[b - 1];
+			ix[b - 1] = t;
+		}
+	fprintf(o->log, "%s: %d variants ptxas took, best first\n", kname, m);
+	fprintf(o->log, "  %5s %8s %8s %6s  %s\n", "regs", "spill B",
+		"stack B", "wgmma", "pipeline");
+	for (int a = 0; a < m; a++) {
+		Fig g = fg[ix[a]];
+		fprintf(o->log, "  %5d %8ld %8ld %6s  %s\n", g.regs, g.spill,
+			g.stack, g.serial ? "serial" : "-", ix[a]
+			? var[ix[a]].pipe.text : "(the input)");
+	}
+	free(ix);
+	free(fg);
+}
+
 static int
 search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 {
@@ -943,6 +984,8 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 			x->best = 0;
 		}
 	}
+	for (int i = 0; o->variants && o->log && i < nk; i++)
+		listvariants(o, k[i].name, var, nv);
 	if (o->timel)
 		timed(o, src, n, orig, k, nk, var, nv);
 	if (var[0].res.status != 0 && var[0].res.log && o->log)

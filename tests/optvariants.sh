@@ -1,0 +1,35 @@
+#!/bin/sh
+# opt --variants lists every variant ptxas took for a kernel, best first:
+# on our spilling d256 kernel the first row is the report's pick, the
+# input is listed with the report's 'before' figures, there are as many
+# rows as tries, and the rows are in the search's order (spill bytes,
+# then stack, then registers).  Needs ptxas (77).
+# usage: optvariants.sh PTXPRESS TOPDIR
+set -u
+px=$1 top=$2
+command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+k=fmha_fwd_f16_d256_m64_n128
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+"$px" opt "$top/corpus/fmha_sm90a.ptx" --kernel $k --tries 6 -j 2 \
+	--variants -o "$tmp/o.ptx" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+awk -v k=$k '
+	$0 == k ": 6 variants ptxas took, best first" { head = 1; next }
+	head && $1 == "regs" { rows = 1; next }
+	rows && NF >= 5 && $1 ~ /^[0-9]+$/ {
+		n++; pipe[n] = $5; sp[n] = $2; st[n] = $3; rg[n] = $1
+		if ($5 == "(the") inp = $2 "/" $3; next }
+	rows { rows = 0 }
+	$1 == k && NF == 5 { split($3, s, "->"); split($4, t, "->"); pick = $5
+		before = s[1] "/" t[1] }
+	END {
+		bad = 0
+		if (n != 6) { print "FAIL rows: " n; bad = 1 }
+		if (pipe[1] != pick) { print "FAIL first row " pipe[1] " is not the pick " pick; bad = 1 }
+		if (inp != before) { print "FAIL input row " inp " is not before " before; bad = 1 }
+		for (i = 2; i <= n; i++)
+			if (sp[i] < sp[i-1] || (sp[i] == sp[i-1] && (st[i] < st[i-1] ||
+			    (st[i] == st[i-1] && rg[i] < rg[i-1])))) {
+				print "FAIL order at row " i; bad = 1 }
+		exit bad }' "$tmp/log" || { sed 's/^/  | /' "$tmp/log"; exit 1; }
+echo "optvariants: cases passed"
