@@ -541,8 +541,10 @@ printtext(FILE *o, Kern *k, Src *S)
 	fputc('\n', o);
 	if (k->px)
 		fprintf(o, "  ptxas: %d registers, %ld bytes spill stores, "
-			"%ld bytes spill loads, %ld bytes stack\n", k->px->regs,
-			k->px->spillst, k->px->spillld, k->px->stack);
+			"%ld bytes spill loads, %ld bytes stack%s\n", k->px->regs,
+			k->px->spillst, k->px->spillld, k->px->stack,
+			k->px->wgserial ? "; wgmmas serialized (ptxas's C751x"
+			" 'Potential Performance Loss' note)" : "");
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -643,8 +645,9 @@ jpx(FILE *o, const Pxfn *p)
 		return;
 	}
 	fprintf(o, "{\"registers\": %d, \"spill_stores\": %ld, "
-		"\"spill_loads\": %ld, \"stack\": %ld}", p->regs, p->spillst,
-		p->spillld, p->stack);
+		"\"spill_loads\": %ld, \"stack\": %ld, \"wgmma_serialized\": "
+		"%s}", p->regs, p->spillst, p->spillld, p->stack,
+		p->wgserial ? "true" : "false");
 }
 
 /* A region's fields, the object left open for the caller's. */

@@ -50,5 +50,12 @@ grep -q "are serialized" "$tmp/drop1.log" \
 	&& no "drop-in PTXPRESS_UNSERIALIZED=1: still serialized" "$tmp/drop1.log"
 grep -q "are serialized" "$tmp/dropunset.log" \
 	&& no "drop-in default: still serialized" "$tmp/dropunset.log"
+# pressure reports it with ptxas's figures, in text and json
+"$px" pressure "$in" >"$tmp/pr.txt" 2>&1
+grep -q "bytes stack; wgmmas serialized" "$tmp/pr.txt" \
+	|| no "pressure: no serialization" "$tmp/pr.txt"
+"$px" pressure --json "$in" >"$tmp/pr.json" 2>&1
+grep -q '"wgmma_serialized": true' "$tmp/pr.json" \
+	|| no "pressure --json: no wgmma_serialized" "$tmp/pr.json"
 [ $fail -eq 0 ] && echo "optserial: cases passed"
 exit $fail
