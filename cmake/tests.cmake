@@ -47,7 +47,8 @@ set_tests_properties(optdet PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optsweep COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optsweep.sh
   ${PX} ${CMAKE_SOURCE_DIR}/corpus ${CMAKE_SOURCE_DIR}/tests/front/ok
   ${CMAKE_SOURCE_DIR}/../shared/corpus)
-set_tests_properties(optsweep PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+set_tests_properties(optsweep PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+  ENVIRONMENT PTXASV=$<TARGET_FILE:ptxasv>)
 # ptxas's wgmma serialization in the report, --unserialized, and
 # PTXPRESS_UNSERIALIZED through the drop-in (Triton's d128_n128).
 add_test(NAME optserial COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optserial.sh
@@ -60,3 +61,7 @@ set_tests_properties(llvm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Forced pipelines on our kernels must assemble (the H200's finding).
+add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
+  ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
+set_tests_properties(optforced PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

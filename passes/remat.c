@@ -107,6 +107,7 @@ typedef struct Rm {
 	uint32_t *site0, *site;  /* per register: where it is written
 	                          * (site[site0[r] .. site0[r + 1]]) */
 	Dom *view;
+	uint8_t *deep;           /* per statement: inside a { } scope */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -296,7 +297,7 @@ chain(Func *f, Rm *r, uint32_t i)
 {
 	Stmt *s = &f->stmt[i];
 
-	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i]
+	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i] || r->deep[i]
 	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0)
 		return 0;
@@ -382,9 +383,22 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	 * constants), to a fixed point */
 	r.leaf = calloc(n0 + 1, 1);
 	r.bcast = calloc(n0 + 1, 1);
+	/* A { } scope (inline asm) may declare its own registers (nvcc's
+	 * %temp): a statement there joins no chain, or its copy outside
+	 * would name a register that is not in scope there, or another of
+	 * the same name (a gemm of the corpus: ptxas rejected the copy).
+	 * A copy may still go into a scope; one that a declaration there
+	 * shadows the validator refuses. */
+	r.deep = calloc(n0 + 1, 1);
+	for (uint32_t i = 0, depth = 0; i < f->nstmt; i++) {
+		depth -= f->stmt[i].kind == Sclose && depth;
+		r.deep[i] = depth > 0 || f->stmt[i].kind == Sopen;
+		depth += f->stmt[i].kind == Sopen;
+	}
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !s->nop || !constdef(f, s, r.ndefs))
+		if (s->kind != Sins || !s->nop || r.deep[i]
+		|| !constdef(f, s, r.ndefs))
 			continue;
 		Rv dv = {0}, uv = {0};
 		defuse(s, &dv, &uv);
@@ -465,6 +479,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	free(r.ndefs);
 	free(r.leaf);
 	free(r.bcast);
+	free(r.deep);
 	free(r.uni);
 	return r.nins;
 }

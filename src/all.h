@@ -590,6 +590,7 @@ void irdump(Buf *, const Module *);
 
 /* ---- check.c ---- */
 int check(Module *, Diag *);
+int isspecial(Str);
 
 /* ---- cmdio.c ---- */
 Module *load(const char *, Diag *, char **src);
@@ -645,6 +646,7 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
+uint32_t locfix(Module *, Func *);
 Opnd *intopnd(Module *, const char *n);
 
 /* ---- wgsplit.c ---- */

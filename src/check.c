@@ -7,8 +7,9 @@
 #include <string.h>
 #include "all.h"
 
-static int
-special(Str s)
+/* A special register (%tid, %clock64, ...): a name no .reg declares. */
+int
+isspecial(Str s)
 {
 	static const char *const fixed[] = {
 		"%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid",
@@ -37,7 +38,7 @@ checkop(Diag *d, Stmt *s, Opnd *o)
 {
 	for (uint32_t i = 0; i < o->nsub; i++)
 		checkop(d, s, &o->sub[i]);
-	if (o->kind == Preg && o->reg < 0 && !special(o->s))
+	if (o->kind == Preg && o->reg < 0 && !isspecial(o->s))
 		diag(d, "error", s->pos, s->text.off, s->text.len,
 			"undeclared register '%s'", o->s);
 }

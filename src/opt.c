@@ -183,6 +183,10 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			}
 			moved += n;
 		}
+		/* a .loc carried before the one its inlined_at names makes
+		 * ptxas reject the file (the schedulers do not mark f dirty:
+		 * every function the pipeline ran on is looked at) */
+		locfix(m, f);
 	}
 	return moved;
 }

@@ -289,6 +289,63 @@ movables(Func *f)
 	return m;
 }
 
+/* Registers that { } scopes declare (nvcc's %temp in inline asm).
+ * regs.c gives ids in declaration order, return and parameter
+ * registers first, so the body's .reg lines own the last ids, in order. */
+static uint8_t *
+scopedregs(Func *f)
+{
+	uint8_t *sc = calloc(f->nreg + 1, 1);
+	uint64_t total = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t id = f->nreg - total;
+		uint32_t depth = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			Stmt *s = &f->stmt[i];
+			depth += s->kind == Sopen;
+			depth -= s->kind == Sclose && depth;
+			if (s->kind != Sdecl || !s->decl->nattr
+			|| strcmp(s->decl->attr[0], ".reg"))
+				continue;
+			for (uint32_t k = 0; k < s->decl->nname; k++) {
+				int32_t c = s->decl->name[k].count;
+				uint64_t n = c < 0 ? 1 : (uint64_t)c;
+				if (pass && depth)
+					memset(sc + id, 1, n);
+				id += n;
+				total += pass ? 0 : n;
+			}
+		}
+		if (total > f->nreg) {  /* not the layout above: mark none */
+			memset(sc, 0, f->nreg + 1);
+			break;
+		}
+	}
+	return sc;
+}
+
+/* The two functions body() compares, and their scoped registers. */
+static struct { const Func *f; const uint8_t *sc; } scoped[2];
+
+static void
+marks(Buf *b, Opnd *o, const uint8_t *sc)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		marks(b, &o->sub[i], sc);
+	if (o->kind == Preg && o->reg < 0 && !isspecial(o->s))
+		bputs(b, " #?");
+	else if (o->kind == Preg && sc[o->reg])
+		bprintf(b, " #%d", o->reg);
+}
+
+/* A statement's text, the key that pairs A's statements with B's.  A
+ * name alone does not say which register it is where a scope declares
+ * its own: a copy of `cvt.u64.u32 %temp, %r59` from inside an inline
+ * asm scope, put outside it, names another %temp or none (a gemm of
+ * the corpus, through remat), so a scope's registers carry their ids
+ * (the same in A and B: declarations are fixed statements), and a
+ * name that binds to nothing carries '?'. */
 static Str
 text(Func *f, Stmt *s)
 {
@@ -296,7 +353,14 @@ text(Func *f, Stmt *s)
 	Str r;
 
 	printstmt(&b, f, s);
-	r = intern(b.p, b.n);
+	for (int k = 0; k < 2 && s->kind == Sins; k++)
+		if (scoped[k].f == f) {
+			if (s->guard)
+				marks(&b, s->guard, scoped[k].sc);
+			for (uint32_t j = 0; j < s->nop; j++)
+				marks(&b, &s->opd[j], scoped[k].sc);
+		}
+	r = intern(b.p ? b.p : "", b.n);
 	free(b.p);
 	return r;
 }
@@ -555,7 +619,19 @@ claimlater(Seg *g, Str *tb)
 			g->wx[q] = 3;
 }
 
-typedef struct Tj { Str t; uint32_t j; } Tj;
+/* A .loc right before another describes no instruction: one the
+ * rewrite adds (locfix, so that ptxas finds an inlined_at's location
+ * on an earlier line) changes neither what runs nor the line table. */
+static int
+emptyloc(Func *f, uint32_t j)
+{
+	return f->stmt[j].kind == Sloc && j + 1 < f->nstmt
+		&& f->stmt[j + 1].kind == Sloc;
+}
+
+/* e: an empty .loc (emptyloc), paired last among its text's, so that
+ * what is left over of a text is one the rewrite may have added */
+typedef struct Tj { Str t; uint32_t j; uint8_t e; } Tj;
 
 static int
 tjcmp(const void *a, const void *b)
@@ -564,6 +640,8 @@ tjcmp(const void *a, const void *b)
 
 	if (x->t != y->t)
 		return (uintptr_t)x->t < (uintptr_t)y->t ? -1 : 1;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
 	return x->j < y->j ? -1 : x->j > y->j;
 }
 
@@ -587,7 +665,8 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	claimlater(g, tb);      /* they and their group pair with nothing */
 	for (uint32_t j = 0; j < nb; j++)
 		if (!g->wx[g->b0 + j])
-			sb[ns++] = (Tj){tb[j], j};
+			sb[ns++] = (Tj){tb[j], j, (uint8_t)emptyloc(g->fb,
+				g->b0 + j)};
 	if (ns)
 		qsort(sb, ns, sizeof *sb, tjcmp);
 	for (uint32_t j = 0; j < ns; j++)    /* next[run start]: cursor */
@@ -632,7 +711,8 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	for (uint32_t j = 0; j < nb; j++)
 		if (!used[j] && !g->xb[g->b0 + j] && !g->wx[g->b0 + j])
 			offer(g, tb[j], g->b0 + j, konstant(g, tb[j])
-				|| pending(g, tb[j], g->b0 + j));
+				|| pending(g, tb[j], g->b0 + j)
+				|| emptyloc(g->fb, g->b0 + j));
 	free(used);
 	return 0;
 }
@@ -1567,6 +1647,10 @@ hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
 static int
 body(Func *fa, Func *fb, Buf *why)
 {
+	/* first: every text below (constants' too) knows the scopes */
+	uint8_t *sca = scopedregs(fa), *scb = scopedregs(fb);
+	scoped[0].f = fa, scoped[0].sc = sca;
+	scoped[1].f = fb, scoped[1].sc = scb;
 	uint8_t *ma = movables(fa), *mb = movables(fb);
 	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
@@ -1685,6 +1769,9 @@ body(Func *fa, Func *fb, Buf *why)
 	domfree(adom);
 	free(kload);
 	free(konst);
+	scoped[0].f = scoped[1].f = 0;
+	free(sca);
+	free(scb);
 	return rc;
 }
 
