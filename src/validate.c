@@ -335,7 +335,7 @@ marks(Buf *b, Opnd *o, const uint8_t *sc)
 		marks(b, &o->sub[i], sc);
 	if (o->kind == Preg && o->reg < 0 && !isspecial(o->s))
 		bputs(b, " #?");
-	else if (o->kind == Preg && sc[o->reg])
+	else if (o->kind == Preg && o->reg >= 0 && sc[o->reg])
 		bprintf(b, " #%d", o->reg);
 }
 

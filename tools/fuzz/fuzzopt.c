@@ -3,7 +3,9 @@
  * they are); a hash of it picks the pipeline and the seed.  When the
  * PTX parses and checks clean, the pipeline runs over every function
  * (no ptxas: the rewrite itself), the result is printed losslessly and
- * must parse again, and the validator must prove it.  The passes and
+ * must parse again and check clean (every register name bound, every
+ * inlined_at's place on an earlier .loc), and the validator must
+ * prove it.  The passes and
  * the validator are written apart (see validate.c); a rewrite one makes
  * and the other refuses is a bug in one of them, so it aborts here,
  * whichever side it turns out to be on.  Crashes, leaks, UB and hangs in
@@ -25,6 +27,7 @@ static const char *const pipes[] = {
 	"remat,sched=bu,softmax=4,tsink,hoist", "wgsplit",
 	"wgsplit,wgwait,remat,sched=td", "wgsplit,remat=loop,sched=bu-rand",
 	"wgsplit=pv,wgwait,remat,sched=bu",
+	"remat=roles,softmax=2,sched=td-rand", "remat,moves,softmax=4,sched=bu-rand",
 };
 
 static Module *
@@ -76,6 +79,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	Module *re = quietparse(text.p ? text.p : "", text.n);
 	if (re->nerr)
 		fail(pipe, "the rewrite does not parse", text.p);
+	/* clean as the input was: every name bound (a statement copied out
+	 * of the scope that declares its register is not), and every
+	 * inlined_at's place on an earlier .loc (ptxas's rule, locfix) */
+	Diag dr = {0};
+	dr.quiet = 1;
+	if (check(re, &dr))
+		fail(pipe, "the rewrite does not check", text.p);
+	for (uint32_t i = 0; i < re->nitem; i++)
+		if (re->item[i].kind == Ifunc && re->item[i].fn->body
+		&& locfix(re, re->item[i].fn))
+			fail(pipe, "an inlined_at before its .loc", text.p);
 	if (validate(a, re, &why))
 		fail(pipe, "the validator refuses the rewrite", why.p);
 	afree(re->a);
