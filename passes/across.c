@@ -338,6 +338,12 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 
 	while (end < f->nstmt && !fx[end])
 		end++;
+	/* a register is known from its .reg line on: a statement moved
+	 * above one may name what is not declared yet (hand-written PTX
+	 * declares as it goes; the opt fuzzer's bpf_kernels) */
+	for (uint32_t j = lo; j < hi; j++)
+		if (f->stmt[j].kind == Sdecl)
+			return 0;
 	up = calloc(end - hi + 1, 1);
 	sn->stamp++;
 	for (uint32_t j = lo; j < hi; j++) {
