@@ -340,10 +340,15 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		end++;
 	/* a register is known from its .reg line on: a statement moved
 	 * above one may name what is not declared yet (hand-written PTX
-	 * declares as it goes; the opt fuzzer's bpf_kernels) */
-	for (uint32_t j = lo; j < hi; j++)
-		if (f->stmt[j].kind == Sdecl)
+	 * declares as it goes; the opt fuzzer's bpf_kernels).  One inside
+	 * a { } of the run (an inline asm's own registers) names nothing
+	 * the moved statements, outside it, can see. */
+	for (uint32_t j = lo, depth = 0; j < hi; j++) {
+		depth -= f->stmt[j].kind == Sclose && depth;
+		if (f->stmt[j].kind == Sdecl && !depth)
 			return 0;
+		depth += f->stmt[j].kind == Sopen;
+	}
 	up = calloc(end - hi + 1, 1);
 	sn->stamp++;
 	for (uint32_t j = lo; j < hi; j++) {
