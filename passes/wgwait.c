@@ -63,7 +63,11 @@ needwait(Func *f, Blk *b, uint32_t *commit)
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins)
 			continue;
-		if (s->op == Owgmma_commit_group && !s->guard)
+		/* an unguarded .aligned commit: what the validator's
+		 * extrawait asks of the wgmma before an added wait (a
+		 * mutated '.align' made them disagree: opt fuzzer, CI) */
+		if (s->op == Owgmma_commit_group && !s->guard
+		&& hasmod(s, ".aligned"))
 			last = i;
 		else if (s->op == Owgmma_wait_group || s->op == Owgmma_commit_group)
 			last = UINT32_MAX;
