@@ -194,9 +194,10 @@ fixedmap(Func *f, const uint8_t *tgt)
 
 /* The scope each statement is in: the index of its innermost Sopen, or
  * -1 at the top.  A label is known only in its own scope (inline asm
- * blocks reuse names such as waitLoop). */
-static int32_t *
-scopes(Func *f)
+ * blocks reuse names such as waitLoop), and so is a register a scope
+ * declares (remat). */
+int32_t *
+innerscope(Func *f)
 {
 	int32_t *sc = xmalloc((f->nstmt + 1) * sizeof *sc);
 	int32_t *stack = xmalloc((f->nstmt + 1) * sizeof *stack);
@@ -245,7 +246,7 @@ resolvelabel(Func *f, const int32_t *sc, uint32_t b, Str t)
 static int
 closed(Func *f, uint32_t lo, uint32_t hi)
 {
-	int32_t *sc = scopes(f);
+	int32_t *sc = innerscope(f);
 	int ok = 1;
 
 	for (uint32_t i = 0; i < f->nstmt && ok; i++) {

@@ -107,7 +107,8 @@ typedef struct Rm {
 	uint32_t *site0, *site;  /* per register: where it is written
 	                          * (site[site0[r] .. site0[r + 1]]) */
 	Dom *view;
-	uint8_t *deep;           /* per statement: inside a { } scope */
+	int32_t *scope;          /* per statement: its innermost { (or -1),
+	                          * innerscope() */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -297,7 +298,7 @@ chain(Func *f, Rm *r, uint32_t i)
 {
 	Stmt *s = &f->stmt[i];
 
-	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i] || r->deep[i]
+	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i] || r->scope[i] >= 0
 	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0)
 		return 0;
@@ -389,15 +390,10 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	 * the same name (a gemm of the corpus: ptxas rejected the copy).
 	 * A copy may still go into a scope; one that a declaration there
 	 * shadows the validator refuses. */
-	r.deep = calloc(n0 + 1, 1);
-	for (uint32_t i = 0, depth = 0; i < f->nstmt; i++) {
-		depth -= f->stmt[i].kind == Sclose && depth;
-		r.deep[i] = depth > 0 || f->stmt[i].kind == Sopen;
-		depth += f->stmt[i].kind == Sopen;
-	}
+	r.scope = innerscope(f);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !s->nop || r.deep[i]
+		if (s->kind != Sins || !s->nop || r.scope[i] >= 0
 		|| !constdef(f, s, r.ndefs))
 			continue;
 		Rv dv = {0}, uv = {0};
@@ -479,7 +475,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	free(r.ndefs);
 	free(r.leaf);
 	free(r.bcast);
-	free(r.deep);
+	free(r.scope);
 	free(r.uni);
 	return r.nins;
 }

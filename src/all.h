@@ -646,8 +646,10 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);
-uint32_t locfix(Module *, Func *);
 Opnd *intopnd(Module *, const char *n);
+
+/* ---- locfix.c ---- */
+uint32_t locfix(Module *, Func *);
 
 /* ---- wgsplit.c ---- */
 uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
@@ -658,6 +660,7 @@ uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
 int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t hoist(Func *, const uint32_t *lines);
+int32_t *innerscope(Func *);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

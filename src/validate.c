@@ -298,7 +298,7 @@ scopedregs(Func *f)
 	uint8_t *sc = calloc(f->nreg + 1, 1);
 	uint64_t total = 0;
 
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 2; pass++) {  /* count, then mark */
 		uint64_t id = f->nreg - total;
 		uint32_t depth = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -317,10 +317,8 @@ scopedregs(Func *f)
 				total += pass ? 0 : n;
 			}
 		}
-		if (total > f->nreg) {  /* not the layout above: mark none */
-			memset(sc, 0, f->nreg + 1);
+		if (total > f->nreg)    /* not the layout above: mark none */
 			break;
-		}
 	}
 	return sc;
 }
@@ -359,6 +357,7 @@ text(Func *f, Stmt *s)
 				marks(&b, s->guard, scoped[k].sc);
 			for (uint32_t j = 0; j < s->nop; j++)
 				marks(&b, &s->opd[j], scoped[k].sc);
+			break;          /* A against itself: marked once */
 		}
 	r = intern(b.p ? b.p : "", b.n);
 	free(b.p);
