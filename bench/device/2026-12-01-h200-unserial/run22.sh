@@ -6,11 +6,13 @@
 # kernels and on six Triton dumps (d128_n64, d128_n128, d256_n64; fp16
 # and bf16), every result checked by `verify` against the input on the
 # GPU: outputs bit for bit (and ours against the float64 reference).
+# RUN (default 22) names the results: run23.sh is this with RUN=23.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 cd "$(dirname "$0")/../../.."
 B=$PWD/devrun/bin; D=$PWD/bench/device/2026-12-01-h200-unserial
-R=/tmp/res22; mkdir -p $R/ptx; export CUDA_CACHE_PATH=/tmp/cc22
+N=${RUN:-22}
+R=/tmp/res$N; mkdir -p $R/ptx; export CUDA_CACHE_PATH=/tmp/cc$N
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv; } > $R/env.txt 2>&1
 cat $R/env.txt
 pipes="wgsplit=pv,wgwait,remat,sched=bu@1 wgsplit,remat=loop,sched=bu-rand@1 wgsplit,remat=loop,sched=bu-rand@2 remat=loop,sched=td-rand,sink@3 mix@4 remat,moves,softmax=4,sched=bu-rand@5 wgwait,remat=loop,hoist,sched=td@1 remat=roles,softmax=2,sched=td-rand@6"
@@ -37,4 +39,4 @@ for ps in $pipes; do
   done
 done 2>&1 | tee $R/summary.txt
 rm -rf $R/ptx
-tar czf $OUT/res22.tgz -C /tmp res22
+tar czf $OUT/res$N.tgz -C /tmp res$N
