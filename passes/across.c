@@ -55,29 +55,33 @@ inrv(const Rv *v, int32_t x)
 /* ---- tsink ---- */
 
 static void
-markregs(const Opnd *o, uint8_t *t)
+markregs(const Opnd *o, uint8_t *t, uint8_t bit)
 {
 	if (o->kind == Preg && o->reg >= 0)
-		t[o->reg] = 1;
+		t[o->reg] |= bit;
 	for (uint32_t i = 0; i < o->nsub; i++)
-		markregs(&o->sub[i], t);
+		markregs(&o->sub[i], t, bit);
 }
 
-/* Per register: 1 when some tcgen05.ld of f names it outside its
- * address: what it loads, and tcgen05.ld.red's second result (redval),
- * which the opcode table counts as read. */
-static uint8_t *
-tmemdefs(Func *f)
+/* Per register: bit 1 when some tcgen05.ld of f names it outside its
+ * address (what it loads, and tcgen05.ld.red's second result, redval,
+ * which the opcode table counts as read), bit 2 when some tcgen05.st
+ * does (what it stores).  The tensor core writes (reads) them until
+ * the matching wait. */
+uint8_t *
+tmemnames(Func *f)
 {
 	uint8_t *t = calloc(f->nreg + 1, 1);
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || s->op != Otcgen05_ld)
+		if (s->kind != Sins
+		|| (s->op != Otcgen05_ld && s->op != Otcgen05_st))
 			continue;
 		for (uint32_t k = 0; k < s->nop; k++)
 			if (s->opd[k].kind != Paddr)
-				markregs(&s->opd[k], t);
+				markregs(&s->opd[k], t,
+					s->op == Otcgen05_ld ? 1 : 2);
 	}
 	return t;
 }
@@ -98,10 +102,10 @@ crossable(Func *f, uint32_t i, const uint8_t *tm, const uint8_t *tgt,
 		return 0;
 	regsof(s, r);
 	for (uint32_t j = 0; j < r->d.n; j++)
-		if (tm[r->d.v[j]] || inrv(&ld->u, r->d.v[j]))
+		if ((tm[r->d.v[j]] & 1) || inrv(&ld->u, r->d.v[j]))
 			return 0;
 	for (uint32_t j = 0; j < r->u.n; j++)
-		if (tm[r->u.v[j]])
+		if (tm[r->u.v[j]] & 1)
 			return 0;
 	return 1;
 }
@@ -118,7 +122,7 @@ uint32_t
 tsink(Func *f, const uint32_t *lines)
 {
 	Regs r = {0}, ld = {0};
-	uint8_t *tm = tmemdefs(f), *tgt = calloc(f->nstmt + 1, 1);
+	uint8_t *tm = tmemnames(f), *tgt = calloc(f->nstmt + 1, 1);
 
 	labeltargets(f, tgt);
 	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);

@@ -109,6 +109,8 @@ typedef struct Rm {
 	Dom *view;
 	int32_t *scope;          /* per statement: its innermost { (or -1),
 	                          * innerscope() */
+	uint8_t *tm;             /* per register: a tcgen05.ld or .st names
+	                          * it, tmemnames() */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -300,7 +302,8 @@ chain(Func *f, Rm *r, uint32_t i)
 
 	if (s->kind != Sins || s->guard || s->nop < 2 || r->leaf[i] || r->scope[i] >= 0
 	|| s->opd[0].kind != Preg || s->opd[0].reg < 0
-	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0)
+	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0
+	|| r->tm[s->opd[0].reg])
 		return 0;
 	if (broadcast(r, s)) {
 		r->def[s->opd[0].reg] = (int32_t)i;
@@ -391,6 +394,12 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	 * A copy may still go into a scope; one that a declaration there
 	 * shadows the validator refuses. */
 	r.scope = innerscope(f);
+	/* A register a tcgen05.st names the tensor core may still read
+	 * (one a tcgen05.ld names, still write) until the matching wait:
+	 * a copy of its definition there would race with it, even writing
+	 * the value it holds; the validator refuses one (opt fuzzer's
+	 * fo24).  Such registers are not rematerialized at all. */
+	r.tm = tmemnames(f);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || !s->nop || r.scope[i] >= 0
@@ -402,7 +411,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 		 * written nowhere else */
 		int once = dv.n > 0;
 		for (uint32_t k = 0; k < dv.n; k++)
-			once &= r.ndefs[dv.v[k]] == 1;
+			once &= r.ndefs[dv.v[k]] == 1 && !r.tm[dv.v[k]];
 		/* the same in every thread: immediates, symbols, launch
 		 * constants but %tid, parameters (not memory) */
 		Opnd *a = &s->opd[s->nop - 1];
@@ -476,6 +485,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	free(r.leaf);
 	free(r.bcast);
 	free(r.scope);
+	free(r.tm);
 	free(r.uni);
 	return r.nins;
 }

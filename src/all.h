@@ -661,6 +661,7 @@ int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t hoist(Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
+uint8_t *tmemnames(Func *);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
