@@ -61,6 +61,10 @@ set_tests_properties(llvm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A pick the validator refuses gives way to the next variant, not the input.
+add_test(NAME optfallback COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optfallback.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optfallback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Forced pipelines on our kernels must assemble (the H200's finding).
 add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

@@ -300,6 +300,21 @@ better(Fig a, Fig b, int unserial)
 	return a.regs < b.regs;
 }
 
+/* Variant figures g are worth a rewrite of a kernel with figures b:
+ * better, and by more than registers.  Fewer registers alone is no
+ * reason: measured on the H200, a Triton kernel that did not spill ran
+ * 4 % slower at 114 registers than at its own 127.  Only less spilling
+ * counts (or wgmmas ptxas no longer serializes), unless --regs asks
+ * for registers too. */
+static int
+worth(Optreq *o, Fig g, Fig b)
+{
+	if (!better(g, b, o->unserial))
+		return 0;
+	return o->regs || g.spill != b.spill || g.stack != b.stack
+		|| (!g.serial && b.serial);
+}
+
 /* ---- text out ---- */
 
 /* Emits m, fixed up for ptxas (NULs stripped, .version clamped). */
@@ -346,7 +361,8 @@ helpopt(FILE *f)
 "budgets; names, parameters, .version/.target and line info stay.\n"
 "Every result is proven by the validator ('ptxpress validate') before it\n"
 "is written; a rewrite it cannot prove is dropped and the input is\n"
-"written instead.\n"
+"written instead.  In the search, a kernel whose pick is not proven\n"
+"takes the next best variant that is, down to its input.\n"
 "\n"
 "With a ptxas (found on PATH, or --ptxas, or $PTXPRESS_PTXAS) the search\n"
 "is on: opt assembles the input and up to --tries legal variants (the\n"
@@ -597,6 +613,8 @@ variants(Optreq *o, Pipe *v, int max)
 	return n;
 }
 
+enum { Maxvar = 256 };
+
 typedef struct Kern {
 	Str name;
 	int best;           /* variant index */
@@ -604,7 +622,27 @@ typedef struct Kern {
 	int alt;            /* the best variant whose wgmmas ptxas does not
 	                     * serialize (0: none) */
 	Fig altf;
+	int nrank;          /* the variants worth taking, best first: */
+	int rank[Maxvar];   /* when the pick is not proven, the next one */
+	Fig rankf[Maxvar];
 } Kern;
+
+/* Puts variant j (figures g) into x's ranking, after every variant at
+ * least as good: the search's order, earlier variants first on ties. */
+static void
+rankin(Optreq *o, Kern *x, int j, Fig g)
+{
+	int at = x->nrank;
+
+	while (at > 0 && better(g, x->rankf[at - 1], o->unserial)) {
+		x->rank[at] = x->rank[at - 1];
+		x->rankf[at] = x->rankf[at - 1];
+		at--;
+	}
+	x->rank[at] = j;
+	x->rankf[at] = g;
+	x->nrank++;
+}
 
 /* Where ptxas serializes the pick's wgmmas, the user hears of the best
  * variant it does not serialize: speed, not spill bytes, is the point,
@@ -687,26 +725,113 @@ assemble(Optreq *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
 	return m;
 }
 
+/* PTXPRESS_UNPROVEN=TEXT[;TEXT...] (tests only) makes the proof of a
+ * rewrite by any pipeline TEXT fail, to exercise what follows a
+ * refusal. */
 static int
-proven(Optreq *o, Module *orig, Module *m, Buf *text)
+hooked(const char *pipe)
+{
+	const char *no = getenv("PTXPRESS_UNPROVEN");
+	size_t n = pipe ? strlen(pipe) : 0;
+
+	for (const char *p = no; p && *p && n; p = strchr(p, ';'), p += !!p)
+		if (!strncmp(p, pipe, n) && (p[n] == ';' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* Writes m into text and proves it computes what orig does: 0 proven,
+ * else why says why (refused: the hook above). */
+static int
+proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
+	Buf *why)
 {
 	Diag d = {0};
-	Buf why = {0};
 	int rc;
 
 	emitlossless(text, m);
 	if (m->rawlen > m->len)
 		bput(text, m->src + m->len, m->rawlen - m->len);
+	if (refused) {
+		bprintf(why, "PTXPRESS_UNPROVEN refuses it\n");
+		return -1;
+	}
 	d.quiet = 1;
 	Module *re = parse(o->in, text->p ? text->p : "", text->n, &d);
-	rc = re->nerr ? -1 : validate(orig, re, &why);
+	rc = re->nerr ? -1 : validate(orig, re, why);
+	if (re->nerr)
+		bprintf(why, "it does not parse\n");
+	afree(re->a);
+	return rc;
+}
+
+static int
+proven(Optreq *o, Module *orig, Module *m, Buf *text)
+{
+	Buf why = {0};
+	int rc = proof(o, orig, m, text, 0, &why);
+
 	if (rc && o->log)
 		fprintf(o->log, "%s: note: %s: the rewrite is not proven, the "
-			"input is kept: %s", progname, o->in,
-			why.p ? why.p : "it does not parse\n");
-	afree(re->a);
+			"input is kept: %s", progname, o->in, why.p);
 	free(why.p);
 	return rc;
+}
+
+/* Kernel x rewritten by variant j alone is proven. */
+static int
+provenone(Optreq *o, const char *src, size_t n, Module *orig, Kern *x,
+	Pipe *v, int j)
+{
+	Diag d = {0};
+	Buf text = {0}, why = {0};
+	Module *m = parse(o->in, src, n, &d);
+
+	runpipe(m, &v[j], &o->sc, x->name);
+	int rc = proof(o, orig, m, &text, hooked(v[j].text), &why);
+	if (rc && o->log)
+		fprintf(o->log, "%s: note: %s: %s is not proven: %s", progname,
+			x->name, v[j].text, why.p);
+	afree(m->a);
+	free(text.p);
+	free(why.p);
+	return rc == 0;
+}
+
+/* The search's picks together are not proven: each kernel's pick is
+ * proven alone, and where it is not, the next variant of its ranking
+ * is, down to the input.  A variant the validator refuses is one
+ * variant lost, not the kernel's whole rewrite.  Returns how many
+ * kernels keep a rewrite. */
+static int
+fallback(Optreq *o, const char *src, size_t n, Module *orig, Kern *k,
+	int nk, Pipe *v)
+{
+	int kept = 0;
+
+	for (int i = 0; i < nk; i++) {
+		Kern *x = &k[i];
+		int j = x->best;
+		Fig g = x->after;
+		if (!j)
+			continue;
+		/* the pick first (--time's, when it timed one), then the
+		 * ranking */
+		for (int r = 0; j && !provenone(o, src, n, orig, x, v, j);
+		r++) {
+			while (r < x->nrank && x->rank[r] == x->best)
+				r++;
+			j = r < x->nrank ? x->rank[r] : 0;
+			g = r < x->nrank ? x->rankf[r] : x->before;
+		}
+		if (o->log && j != x->best)
+			fprintf(o->log, "%s: note: %s: taking %s instead\n",
+				progname, x->name, j ? v[j].text
+				: "the input");
+		x->best = j, x->after = g;
+		kept += j != 0;
+	}
+	return kept;
 }
 
 /* ---- one parse for the whole search ----
@@ -969,24 +1094,14 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 		x->before = x->after = figure(&var[0].res, f->name);
 		for (int j = 1; j < nv; j++) {
 			Fig g = figure(&var[j].res, f->name);
-			if (better(g, x->after, o->unserial)) {
-				x->after = g;
-				x->best = j;
-			}
+			if (worth(o, g, x->before))
+				rankin(o, x, j, g);
 			if (g.ok && !g.serial && (!x->alt
 			|| better(g, x->altf, 0)))
 				x->alt = j, x->altf = g;
 		}
-		/* Fewer registers alone is no reason to rewrite: measured on
-		 * the H200, a Triton kernel that did not spill ran 4 % slower
-		 * at 114 registers than at its own 127.  Only less spilling
-		 * counts, unless --regs asks for registers too. */
-		if (!o->regs && x->best && x->after.spill == x->before.spill
-		&& x->after.stack == x->before.stack
-		&& x->after.serial == x->before.serial) {
-			x->after = x->before;
-			x->best = 0;
-		}
+		if (x->nrank)
+			x->best = x->rank[0], x->after = x->rankf[0];
 	}
 	for (int i = 0; o->variants && o->log && i < nk; i++)
 		listvariants(o, k[i].name, var, nv);
@@ -1003,7 +1118,6 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 	free(var);
 	free(ptxas);
 	*kp = k;
-	report(o, k, nk, v, nv);
 	return nk;
 }
 
@@ -1048,8 +1162,36 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 			afree(own);
 			return optimize(o, src, n, out);
 		}
-		variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
-			: o->tries);
+		int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > 256
+			? 256 : o->tries);
+		m = assemble(o, src, n, k, nk, v);
+		Buf why = {0};
+		int refused = 0;
+		for (int i = 0; i < nk; i++)
+			refused |= k[i].best && hooked(v[k[i].best].text);
+		if (!proof(o, orig, m, out, refused, &why)) {
+			report(o, k, nk, v, nv);
+			free(k);
+			afree(m->a);
+			afree(own);
+			return 0;
+		}
+		if (o->log)
+			fprintf(o->log, "%s: note: %s: the picks are not proven "
+				"together, so one kernel at a time: %s", progname,
+				o->in, why.p);
+		free(why.p);
+		free(out->p);
+		*out = (Buf){0};
+		afree(m->a);
+		int kept = fallback(o, src, n, orig, k, nk, v);
+		report(o, k, nk, v, nv);
+		if (!kept) {
+			bput(out, src, n);
+			free(k);
+			afree(own);
+			return 1;
+		}
 		m = assemble(o, src, n, k, nk, v);
 	} else {
 		Pipe p;
