@@ -66,8 +66,9 @@ markregs(const Opnd *o, uint8_t *t, uint8_t bit)
 /* Per register: bit 1 when some tcgen05.ld of f names it outside its
  * address (what it loads, and tcgen05.ld.red's second result, redval,
  * which the opcode table counts as read), bit 2 when some tcgen05.st
- * does (what it stores).  The tensor core writes (reads) them until
- * the matching wait. */
+ * does (what it stores), bit 4 when it is among a wgmma.mma_async's
+ * accumulators or A fragments (its vector operands).  The tensor core
+ * writes or reads them until the matching wait. */
 uint8_t *
 tmemnames(Func *f)
 {
@@ -75,11 +76,13 @@ tmemnames(Func *f)
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins
-		|| (s->op != Otcgen05_ld && s->op != Otcgen05_st))
+		if (s->kind != Sins)
 			continue;
 		for (uint32_t k = 0; k < s->nop; k++)
-			if (s->opd[k].kind != Paddr)
+			if (s->op == Owgmma_mma_async && s->opd[k].kind == Pvec)
+				markregs(&s->opd[k], t, 4);
+			else if ((s->op == Otcgen05_ld || s->op == Otcgen05_st)
+			&& s->opd[k].kind != Paddr)
 				markregs(&s->opd[k], t,
 					s->op == Otcgen05_ld ? 1 : 2);
 	}

@@ -109,8 +109,8 @@ typedef struct Rm {
 	Dom *view;
 	int32_t *scope;          /* per statement: its innermost { (or -1),
 	                          * innerscope() */
-	uint8_t *tm;             /* per register: a tcgen05.ld or .st names
-	                          * it, tmemnames() */
+	uint8_t *tm;             /* per register: a tcgen05.ld or .st or a
+	                          * wgmma names it, tmemnames() */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -394,11 +394,12 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	 * A copy may still go into a scope; one that a declaration there
 	 * shadows the validator refuses. */
 	r.scope = innerscope(f);
-	/* A register a tcgen05.st names the tensor core may still read
-	 * (one a tcgen05.ld names, still write) until the matching wait:
-	 * a copy of its definition there would race with it, even writing
-	 * the value it holds; the validator refuses one (opt fuzzer's
-	 * fo24).  Such registers are not rematerialized at all. */
+	/* A register a tcgen05.st or a wgmma names the tensor core may
+	 * still read (one a tcgen05.ld or a wgmma's accumulator, still
+	 * write) until the matching wait: a copy of its definition there
+	 * would race with it, even writing the value it holds, and the
+	 * PTX ISA leaves that undefined; the validator refuses one (opt
+	 * fuzzer's fo24).  Such registers are not rematerialized at all. */
 	r.tm = tmemnames(f);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];

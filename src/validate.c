@@ -884,7 +884,9 @@ otherorder(Seg *g, Acc *acc, uint8_t *mv, uint32_t n)
  * the tensor core may write (read) them until tcgen05.wait::ld (::st),
  * so such a wait keeps its order against every access to any of them.
  * Per function, not per operation: coarse, and no matching of waits to
- * the operations they complete. */
+ * the operations they complete.  Bit 4: a wgmma.mma_async's
+ * accumulators and A fragments (its vector operands), which it may
+ * read and write until a wgmma.wait_group completes it. */
 static uint8_t *
 tmemregs(Func *f)
 {
@@ -893,17 +895,19 @@ tmemregs(Func *f)
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		Iv v = {0};
-		if (s->kind != Sins
-		|| (s->op != Otcgen05_ld && s->op != Otcgen05_st))
+		int wg = s->kind == Sins && s->op == Owgmma_mma_async;
+		if (s->kind != Sins || (!wg
+		&& s->op != Otcgen05_ld && s->op != Otcgen05_st))
 			continue;
 		/* every register it names outside its address: the loaded
 		 * ones, and tcgen05.ld.red's second result (redval), which
 		 * the table counts as read */
 		for (uint32_t k = 0; k < s->nop; k++)
-			if (s->opd[k].kind != Paddr)
+			if (wg ? s->opd[k].kind == Pvec
+			: s->opd[k].kind != Paddr)
 				collect(&s->opd[k], &v);
 		for (uint32_t k = 0; k < v.n; k++)
-			t[v.v[k]] |= s->op == Otcgen05_ld ? 1 : 2;
+			t[v.v[k]] |= wg ? 4 : s->op == Otcgen05_ld ? 1 : 2;
 		free(v.v);
 	}
 	return t;
@@ -921,9 +925,9 @@ tmemtouch(const Acc *a, const uint8_t *tm, int bit)
 	return 0;
 }
 
-/* s writes a register some tcgen05.ld or tcgen05.st names */
+/* s writes a register some tcgen05.ld or tcgen05.st or wgmma names */
 static int
-tmemwrite(Stmt *s, const uint8_t *tm)
+asyncwrite(Stmt *s, const uint8_t *tm)
 {
 	Acc a = {0};
 	int hit = 0;
@@ -1382,11 +1386,12 @@ konstants(Func *f, uint32_t *writes, const uint8_t *tm, uint32_t *n,
 			changed = 1;
 		}
 	}
-	/* a copy that writes a register a tcgen05.st may still read (a
-	 * tcgen05.ld still fill) is an access the tensor core races with,
-	 * even of the value it holds: none is taken (opt fuzzer's fo24) */
+	/* a copy that writes a register a tcgen05.st or a wgmma may still
+	 * read (a tcgen05.ld or a wgmma still write) is an access the
+	 * tensor core races with, even of the value it holds, and the PTX
+	 * ISA leaves it undefined: none is taken (opt fuzzer's fo24) */
 	for (uint32_t i = 0; i < f->nstmt; i++)
-		if (kst[i] && !tmemwrite(&f->stmt[i], tm)) {
+		if (kst[i] && !asyncwrite(&f->stmt[i], tm)) {
 			(*load)[*n] = pos[i];
 			k[(*n)++] = kst[i] == 3 ? asmov(f, &f->stmt[i])
 				: text(f, &f->stmt[i]);
@@ -1454,7 +1459,7 @@ loopchains(Func *f, const uint32_t *writes, const uint8_t *tm, uint32_t *n)
 		|| s->op == Odiv || s->op == Orem || effect(s) != Enone
 		|| opdefs(s) != D0 || s->opd[0].kind != Preg
 		|| s->opd[0].reg < 0 || writes[s->opd[0].reg] != 1
-		|| tmemwrite(s, tm))
+		|| asyncwrite(s, tm))
 			continue;
 		/* special registers other than launch constants (%warpid,
 		 * %smid, ...) may read differently when run again */
