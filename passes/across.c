@@ -337,12 +337,48 @@ clashes(const Seen *sn, const Regs *x)
 	return 0;
 }
 
+/* The registers a wait among [lo, hi) completes, as tmemnames() bits:
+ * wgmma.wait_group a wgmma's, tcgen05.wait::ld/st a tcgen05.ld's/st's;
+ * an unknown instruction might be any wait. */
+static int
+completed(Func *f, uint32_t lo, uint32_t hi)
+{
+	int bits = 0;
+
+	for (uint32_t j = lo; j < hi; j++) {
+		Stmt *s = &f->stmt[j];
+		if (s->kind != Sins)
+			continue;
+		bits |= s->op == Owgmma_wait_group ? 4
+			: s->op == Otcgen05_wait_ld ? 1
+			: s->op == Otcgen05_wait_st ? 2
+			: s->op == Ounknown ? 7 : 0;
+	}
+	return bits;
+}
+
+static int
+touches(const Regs *r, const uint8_t *tm, int bits)
+{
+	for (uint32_t k = 0; bits && k < r->d.n; k++)
+		if (tm[r->d.v[k]] & bits)
+			return 1;
+	for (uint32_t k = 0; bits && k < r->u.n; k++)
+		if (tm[r->u.v[k]] & bits)
+			return 1;
+	return 0;
+}
+
 static uint32_t
 hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
-	const uint32_t *last, const uint32_t *lines, Seen *sn, Regs *r)
+	const uint32_t *last, const uint32_t *lines, const uint8_t *tm,
+	Seen *sn, Regs *r)
 {
 	uint32_t end = hi, n = 0, k = 0;
 	uint8_t *up;
+	/* before a wait, the tensor core may still be at the registers it
+	 * completes: nothing that touches them goes above it */
+	int done = completed(f, lo, hi);
 
 	while (end < f->nstmt && !fx[end])
 		end++;
@@ -374,6 +410,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		 * moved or not: the moved ones keep their order */
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
+		&& !touches(r, tm, done)
 		&& gain(f, i, r, last, sn) > 0) {
 			up[i - hi] = 1;
 			n++;
@@ -408,7 +445,7 @@ hoist(Func *f, const uint32_t *lines)
 		calloc(f->nreg + 1, sizeof *sn.run), 0};
 
 	labeltargets(f, tgt);
-	uint8_t *fx = fixedmap(f, tgt);
+	uint8_t *fx = fixedmap(f, tgt), *tm = tmemnames(f);
 	/* per register, the last statement that reads or writes it; the
 	 * moves below permute [lo, end) of one run at a time, left to
 	 * right, so what it says of later statements stays true */
@@ -428,7 +465,8 @@ hoist(Func *f, const uint32_t *lines)
 			hi++;
 		if (hi == f->nstmt || !closed(f, lo, hi))
 			continue;
-		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, &sn, &r);
+		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, tm, &sn,
+			&r);
 		if (n) {
 			/* what moved sits before lo now; the run moved down
 			 * by n statements, and so did the fixed map */
@@ -442,6 +480,7 @@ hoist(Func *f, const uint32_t *lines)
 			i = hi - 1;
 	}
 	free(fx);
+	free(tm);
 	free(tgt);
 	free(last);
 	free(sn.w);

@@ -1627,6 +1627,29 @@ meets(Stmt *s, const Acc *x)
 	return hit;
 }
 
+/* A wait that completes registers an asynchronous instruction still
+ * reads or writes: wgmma.wait_group (bit 4 of tm, a wgmma's vector
+ * operands), tcgen05.wait::ld and ::st (bits 1 and 2); an unknown
+ * instruction might be any of them.  No access to those registers may
+ * cross it: before it, the tensor core may still be at them. */
+static int
+completes(Stmt *s, const Acc *x, const uint8_t *tm)
+{
+	int bits = s->kind != Sins ? 0
+		: s->op == Owgmma_wait_group ? 4
+		: s->op == Otcgen05_wait_ld ? 1
+		: s->op == Otcgen05_wait_st ? 2
+		: s->op == Ounknown ? 7 : 0;
+
+	for (uint32_t k = 0; bits && k < x->nuse; k++)
+		if (tm[x->use[k]] & bits)
+			return 1;
+	for (uint32_t k = 0; bits && k < x->ndef; k++)
+		if (tm[x->def[k]] & bits)
+			return 1;
+	return 0;
+}
+
 /* B runs X, A's statement c->a of A's segment c->aseg, in its earlier
  * segment c->seg.  Right when X works on registers alone (no memory,
  * collective, carry or guard); control goes from X's place in B to its
@@ -1644,7 +1667,8 @@ typedef struct Closed { uint32_t lo, hi; int ok; } Closed;
 
 static int
 hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
-	const uint32_t *astart, const uint32_t *bend, Closed *cl, Buf *why)
+	const uint32_t *astart, const uint32_t *bend, Closed *cl,
+	const uint8_t *tm, Buf *why)
 {
 	Stmt *x = &fa->stmt[c->a];
 	int ok = 1;
@@ -1665,6 +1689,11 @@ hoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
 	if (!ok)
 		return fail(why, fa, x, "'%s' moved across a statement that "
 			"shares its registers", c->t);
+	for (uint32_t j = aend[c->seg]; j < astart[c->aseg] && ok; j++)
+		ok = !completes(&fa->stmt[j], &c->x, tm);
+	if (!ok)
+		return fail(why, fa, x, "'%s' moved across a wait that "
+			"completes its registers", c->t);
 	return 0;
 }
 
@@ -1759,7 +1788,7 @@ body(Func *fa, Func *fb, Buf *why)
 				"rewrite before a fixed statement but not in the "
 				"original", c->t);
 		else
-			rc = hoisted(fa, fb, c, aend, astart, bend, &cl, why);
+			rc = hoisted(fa, fb, c, aend, astart, bend, &cl, tm, why);
 	}
 	for (uint32_t k = 0; k < later.n && !rc; k++)
 		if (later.v[k].b < 0)
