@@ -7,6 +7,11 @@ foreach(t cubincmp ptxasv)
   target_compile_options(${t} PRIVATE -Wall -Wextra -Wpedantic)
 endforeach()
 
+# nvrtcc: CUDA 11 and 12's compiler from their NVRTC wheels (tests/nvrtc.sh)
+add_executable(nvrtcc tools/nvrtcc.c)
+target_link_libraries(nvrtcc PRIVATE ${CMAKE_DL_LIBS})
+target_compile_options(nvrtcc PRIVATE -Wall -Wextra -Wpedantic)
+
 add_executable(ptxastest tests/ptxas/ptxastest.c)
 target_link_libraries(ptxastest PRIVATE ptxcore)
 target_compile_options(ptxastest PRIVATE -Wall -Wextra -Wpedantic)

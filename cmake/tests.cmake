@@ -58,6 +58,11 @@ set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME llvm COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvm.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
 set_tests_properties(llvm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# CUDA 11.7-12.9's compiler (NVRTC wheels from PyPI, cached).
+add_test(NAME nvrtc COMMAND sh ${CMAKE_SOURCE_DIR}/tests/nvrtc.sh ${PX}
+  $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> $<TARGET_FILE:nvrtcc>
+  ${CMAKE_SOURCE_DIR})
+set_tests_properties(nvrtc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
