@@ -47,6 +47,8 @@ for v in 11.7.99 11.8.89 12.0.140 12.4.127 12.9.86; do
 	for a in $archs; do
 		for o in "" -lineinfo -G; do
 			f=$out/nvrtc${short}_$a${o#-}.ptx
+			# libnvrtc opens its builtins library by name
+			LD_LIBRARY_PATH=$(dirname "$l")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 			"$nvrtcc" "$l" "$src" "$f" --gpu-architecture=$a $o \
 				|| { echo "gen-nvrtc: NVRTC $v failed on $a $o"; exit 1; }
 			n=$((n + 1))

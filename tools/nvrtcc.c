@@ -92,25 +92,29 @@ main(int argc, char **argv)
 		fprintf(stderr, "nvrtcc: nvrtcCreateProgram failed\n");
 		return 2;
 	}
-	rc = compile(prog, argc - 4, (const char *const *)argv + 4);
-	if (rc) {
+	free(src);
+	rc = compile(prog, argc - 4, (const char *const *)argv + 4) ? 1 : 0;
+	text = 0;
+	if (rc) {               /* the compiler's log says why */
 		if (!logsize(prog, &n) && (text = malloc(n + 1))
 		&& !getlog(prog, text))
 			fprintf(stderr, "%s", text);
-		return 1;
-	}
-	if (ptxsize(prog, &n) || !(text = malloc(n + 1)) || getptx(prog, text)) {
+	} else if (ptxsize(prog, &n) || !(text = malloc(n + 1))
+	|| getptx(prog, text)) {
 		fprintf(stderr, "nvrtcc: no PTX\n");
-		return 2;
+		rc = 2;
+	} else {
+		/* the size counts the final NUL, which is no part of the
+		 * text */
+		FILE *o = fopen(argv[3], "wb");
+		size_t len = strlen(text);
+		if (!o || fwrite(text, 1, len, o) != len || fclose(o)) {
+			fprintf(stderr, "nvrtcc: cannot write %s\n", argv[3]);
+			remove(argv[3]);
+			rc = 2;
+		}
 	}
-	/* the size counts the final NUL, which is no part of the text */
-	FILE *o = fopen(argv[3], "wb");
-	size_t len = strlen(text);
-	if (!o || fwrite(text, 1, len, o) != len || fclose(o)) {
-		fprintf(stderr, "nvrtcc: cannot write %s\n", argv[3]);
-		remove(argv[3]);
-		return 2;
-	}
+	free(text);
 	destroy(&prog);
-	return 0;
+	return rc;
 }
