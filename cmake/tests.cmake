@@ -66,6 +66,10 @@ set_tests_properties(nvrtc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The refining round: perturbations of a still-spilling kernel's pick.
+add_test(NAME optrefine COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optrefine.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optrefine PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # A pick the validator refuses gives way to the next variant, not the input.
 add_test(NAME optfallback COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optfallback.sh
   ${PX} ${CMAKE_SOURCE_DIR})

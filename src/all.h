@@ -361,6 +361,7 @@ typedef struct Optreq {
 	const char *report;        /* "text" or "json" */
 	int search;                /* -1: when ptxas is found; 0; 1 */
 	int jobs, tries, inplace;
+	int refine;                /* the refining round's variants (search) */
 	int regs;                  /* a register saving alone is enough */
 	int unserial;              /* --unserialized: wgmmas ptxas serializes
 	                            * rank behind all it does not */

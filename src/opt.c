@@ -349,7 +349,8 @@ helpopt(FILE *f)
 {
 	fprintf(f,
 "usage: ptxpress opt FILE -o OUT [-p PIPELINE] [--arch SM] [--ptxas PATH]\n"
-"                    [--search|--no-search] [-j N] [--tries N] [--seed S]\n"
+"                    [--search|--no-search] [-j N] [--tries N] [--refine N]\n"
+"                    [--seed S]\n"
 "                    [--report text|json] [--kernel NAME] [--lines A-B]\n"
 "                    [--explain] [--regs] [--no-budget] [--in-place]\n"
 "                    [--unserialized] [--variants]\n"
@@ -422,6 +423,9 @@ helpopt(FILE *f)
 "  --no-search      apply the pipeline without asking ptxas\n"
 "  -j N             ptxas runs in parallel (default: the CPUs)\n"
 "  --tries N        variants to try (default 12)\n"
+"  --refine N       then, for each kernel that still spills, N\n"
+"                   perturbations of its best variant (default: half\n"
+"                   of --tries; 0: none)\n"
 "  --seed S         seed of the perturbations (default 1)\n"
 "  --report FMT     before/after table on stderr: text (default), json\n"
 "  --no-budget      leave setmaxnreg budgets as they are in the search\n"
@@ -485,6 +489,8 @@ optargs(int argc, char **argv, Optreq *o)
 			o->jobs = atoi(argv[++i]);
 		else if (!strcmp(a, "--tries") && more)
 			o->tries = atoi(argv[++i]);
+		else if (!strcmp(a, "--refine") && more)
+			o->refine = atoi(argv[++i]);
 		else if (!strcmp(a, "--time") && more)
 			o->timel = argv[++i];
 		else if (!strcmp(a, "--time-runs") && more)
@@ -623,8 +629,9 @@ typedef struct Kern {
 	                     * serialize (0: none) */
 	Fig altf;
 	int nrank;          /* the variants worth taking, best first: */
-	int rank[Maxvar];   /* when the pick is not proven, the next one */
-	Fig rankf[Maxvar];
+	/* when the pick is not proven, the next one (both rounds) */
+	int rank[2 * Maxvar];
+	Fig rankf[2 * Maxvar];
 } Kern;
 
 /* Puts variant j (figures g) into x's ranking, after every variant at
@@ -1036,29 +1043,20 @@ listvariants(Optreq *o, Str kname, Var *var, int nv)
 	free(fg);
 }
 
-static int
-search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
+/* Writes variants v[i0..i1) of src for ptxas into dir and runs ptxas
+ * on them (var[i].res).  One parse serves every variant whose passes
+ * only reorder and insert statements: each starts from the same
+ * statement arrays. */
+static void
+round1(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
+	Var *var, const char *dir, const char *ptxas, int maj, int min)
 {
-	Pipe v[256];
-	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > 256 ? 256
-		: o->tries), maj, min, nk = 0;
-	char dir[] = "/tmp/ptxpress.XXXXXX";
-	char *ptxas = ptxasfind(o->ptxas);
-	Var *var;
-	Kern *k;
-
-	if (nv < 0 || !ptxas || ptxasisa(ptxas, &maj, &min) || !mkdtemp(dir)) {
-		free(ptxas);
-		return -1;
-	}
-	var = calloc((size_t)nv, sizeof *var);
-	/* one parse for every variant whose passes only reorder and insert
-	 * statements: each starts from the same statement arrays */
 	Diag d0 = {0};
 	Module *base = parse(o->in, src, n, &d0);
 	Snap *snap = snapshot(base);
 	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
-	for (int i = 0; i < nv; i++) {
+
+	for (int i = i0; i < i1; i++) {
 		size_t tn;
 		Module *m = base;
 		if (inplace(&v[i])) {
@@ -1066,10 +1064,10 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 			m = parse(o->in, src, n, &d);
 		} else
 			restore(base, snap);
-		runpipe(m, &v[i], &o->sc, 0);
+		runpipe(m, (Pipe *)&v[i], &o->sc, 0);
 		char *t = forptxas(m, maj, min, &tn);
 		if (check && m == base)
-			snapcheck(o, src, n, &v[i], t, tn, maj, min);
+			snapcheck(o, src, n, (Pipe *)&v[i], t, tn, maj, min);
 		var[i].pipe = v[i];
 		snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
 		writetmp(var[i].path, t, tn);
@@ -1079,10 +1077,19 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 	}
 	unsnap(base, snap);
 	afree(base->a);
-	Pool pool = {var, nv, 0, ptxas, o->arch, o->args,
+	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
 		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
-	k = calloc(orig->nitem + 1, sizeof *k);
+}
+
+/* Each kernel's figures over variants var[0..nv): the input's, the
+ * ranking of those worth taking, the best unserialized one.  Returns
+ * how many kernels. */
+static int
+rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
+{
+	int nk = 0;
+
 	for (uint32_t i = 0; i < orig->nitem; i++) {
 		Func *f = orig->item[i].fn;
 		if (orig->item[i].kind != Ifunc || !f->body)
@@ -1090,6 +1097,7 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 		if (o->sc.kernel && strcmp(f->name, o->sc.kernel))
 			continue;
 		Kern *x = &k[nk++];
+		memset(x, 0, sizeof *x);
 		x->name = f->name;
 		x->before = x->after = figure(&var[0].res, f->name);
 		for (int j = 1; j < nv; j++) {
@@ -1102,6 +1110,93 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 		}
 		if (x->nrank)
 			x->best = x->rank[0], x->after = x->rankf[0];
+	}
+	return nk;
+}
+
+/* The refining round: ptxas's answer is two-state and far from smooth
+ * (issue 4's first measurement), so next to the best variant of a
+ * kernel that still spills lie better ones that no fixed heuristic
+ * names.  For each such pick, perturbations of it: its pipeline with a
+ * seeded strategy per region after it (mix), and with its schedulers
+ * made noisy (sched=X -> sched=X-rand).  On the corpus's sm_120a Triton
+ * kernel, remat=loop,sched=td gave 1244 bytes of spill and its
+ * perturbations down to 1148 (bench/RESULTS.md).  Writes at most max
+ * pipelines into v; returns how many. */
+static int
+refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
+	int max)
+{
+	const Pipe *from[64];
+	int nf = 0, n = 0;
+
+	for (int i = 0; i < nk && nf < 64; i++) {
+		int dup = 0;
+		if (!k[i].best || (k[i].after.spill == 0 && k[i].after.stack == 0))
+			continue;
+		for (int j = 0; j < nf; j++)
+			dup |= from[j] == &all[k[i].best];
+		if (!dup)
+			from[nf++] = &all[k[i].best];
+	}
+	for (int r = 0; nf && n < max; r++) {
+		const Pipe *p = from[r % nf];
+		char text[256], base[128];
+		uint64_t seed = o->seed * 1000003u + 500000u + (uint64_t)r;
+		/* the seed's suffix (@N) of a perturbed pick is no pass */
+		snprintf(base, sizeof base, "%s", p->text);
+		base[strcspn(base, "@")] = 0;
+		if ((r / nf) % 2 == 0)
+			snprintf(text, sizeof text, "%s,mix", base);
+		else {
+			char *b = strstr(base, "sched=bu"), *t = strstr(base,
+				"sched=td"), *at = b ? b : t;
+			if (!at || !strncmp(at + 8, "-rand", 5))
+				snprintf(text, sizeof text, "%s,mix", base);
+			else
+				snprintf(text, sizeof text, "%.*s-rand%s",
+					(int)(at - base + 8), base, at + 8);
+		}
+		if (strlen(text) + 24 > sizeof v[n].text
+		|| pipeparse(text, seed, &v[n]))
+			continue;
+		snprintf(v[n].text + strlen(v[n].text),
+			sizeof v[n].text - strlen(v[n].text), "@%llu",
+			(unsigned long long)seed);
+		n++;
+	}
+	return n;
+}
+
+/* The search: variants v[0..*nvp) (the caller's room for 2 * Maxvar),
+ * assembled by ptxas and ranked per kernel into *kp.  Returns how many
+ * kernels, or -1 (no ptxas, no variants). */
+static int
+search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
+	Pipe *v, int *nvp)
+{
+	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > Maxvar
+		? Maxvar : o->tries), maj, min, nk;
+	char dir[] = "/tmp/ptxpress.XXXXXX";
+	char *ptxas = ptxasfind(o->ptxas);
+	Var *var;
+	Kern *k;
+
+	if (nv < 0 || !ptxas || ptxasisa(ptxas, &maj, &min) || !mkdtemp(dir)) {
+		free(ptxas);
+		return -1;
+	}
+	var = calloc(2 * Maxvar, sizeof *var);
+	k = calloc(orig->nitem + 1, sizeof *k);
+	round1(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
+	nk = rankall(o, orig, var, nv, k);
+	int rf = o->refine < 0 ? (o->tries > 0 ? o->tries / 2 : 0) : o->refine;
+	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
+		rf > Maxvar ? Maxvar : rf);
+	if (more) {
+		round1(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
+		nv += more;
+		nk = rankall(o, orig, var, nv, k);
 	}
 	for (int i = 0; o->variants && o->log && i < nk; i++)
 		listvariants(o, k[i].name, var, nv);
@@ -1118,6 +1213,7 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp)
 	free(var);
 	free(ptxas);
 	*kp = k;
+	*nvp = nv;
 	return nk;
 }
 
@@ -1136,6 +1232,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 {
 	Diag d = {0};
 	Kern *k = 0;
+	Pipe *v = 0;       /* the search's variants */
 	Module *m;
 	int nk;
 
@@ -1155,15 +1252,15 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	if (o->search) {
-		Pipe v[256];
-		nk = search(o, src, n, orig, &k);
+		int nv = 0;
+		v = calloc(2 * Maxvar, sizeof *v);
+		nk = search(o, src, n, orig, &k, v, &nv);
 		if (nk < 0) {
+			free(v);
 			o->search = 0;
 			afree(own);
 			return optimize(o, src, n, out);
 		}
-		int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > 256
-			? 256 : o->tries);
 		m = assemble(o, src, n, k, nk, v);
 		Buf why = {0};
 		int refused = 0;
@@ -1172,6 +1269,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		if (!proof(o, orig, m, out, refused, &why)) {
 			report(o, k, nk, v, nv);
 			free(k);
+			free(v);
 			afree(m->a);
 			afree(own);
 			return 0;
@@ -1189,6 +1287,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		if (!kept) {
 			bput(out, src, n);
 			free(k);
+			free(v);
 			afree(own);
 			return 1;
 		}
@@ -1211,6 +1310,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		rc = 1;
 	}
 	free(k);
+	free(v);
 	afree(m->a);
 	afree(own);
 	return rc;
@@ -1245,6 +1345,7 @@ optdefaults(Optreq *o)
 	o->report = "text";
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o->tries = 12;
+	o->refine = -1;         /* half the tries */
 	o->seed = 1;
 	o->search = -1;
 	o->in = "<input>";

@@ -303,7 +303,7 @@ key(Run *r, In *in, char out[65])
 	hfield(&h, r->pipeline, strlen(r->pipeline));
 	/* the search's other knobs change the result too */
 	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED",
-		"PTXPRESS_TIME", "PTXPRESS_UNSERIALIZED"};
+		"PTXPRESS_TIME", "PTXPRESS_UNSERIALIZED", "PTXPRESS_REFINE"};
 	for (size_t i = 0; i < countof(knobs); i++) {
 		const char *v = getenv(knobs[i]);
 		hfield(&h, v ? v : "", v ? strlen(v) : 0);
