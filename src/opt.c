@@ -1123,14 +1123,15 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
  * seeded strategy per region after it (mix), and with its schedulers
  * made noisy (sched=X -> sched=X-rand).  On the corpus's sm_120a Triton
  * kernel, remat=loop,sched=td gave 1244 bytes of spill and its
- * perturbations down to 1148 (bench/RESULTS.md).  Writes at most max
- * pipelines into v; returns how many. */
+ * perturbations down to 1148 (bench/RESULTS.md).  Writes per distinct
+ * pick `per` pipelines into v, Maxvar in all at most; returns how
+ * many. */
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
-	int max)
+	int per)
 {
 	const Pipe *from[64];
-	int nf = 0, n = 0;
+	int nf = 0, n = 0, max;
 
 	for (int i = 0; i < nk && nf < 64; i++) {
 		int dup = 0;
@@ -1141,7 +1142,8 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		if (!dup)
 			from[nf++] = &all[k[i].best];
 	}
-	for (int r = 0; nf && n < max; r++) {
+	max = per * nf > Maxvar ? Maxvar : per * nf;
+	for (int r = 0; nf && n < max && r < 4 * max; r++) {
 		const Pipe *p = from[r % nf];
 		char text[256], base[128];
 		uint64_t seed = o->seed * 1000003u + 500000u + (uint64_t)r;
@@ -1194,7 +1196,7 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	nk = rankall(o, orig, var, nv, k);
 	int rf = o->refine < 0 ? (o->tries > 0 ? o->tries / 2 : 0) : o->refine;
 	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
-		rf > Maxvar ? Maxvar : rf);
+		rf > Maxvar ? Maxvar : rf);     /* per pick */
 	if (more) {
 		round1(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
 		nv += more;
