@@ -26,6 +26,16 @@ add_test(NAME fastpath.shared COMMAND fastpath
 set_tests_properties(fastpath.own fastpath.shared PROPERTIES
   SKIP_RETURN_CODE 77)
 
+# The validator against swaps of dependent neighbours in real PTX (vmut.c).
+add_executable(vmut tests/opt/vmut.c)
+target_link_libraries(vmut PRIVATE ptxcore)
+target_compile_options(vmut PRIVATE -Wall -Wextra -Wpedantic)
+add_test(NAME vmut.own COMMAND vmut ${CMAKE_SOURCE_DIR}/corpus
+  ${CMAKE_SOURCE_DIR}/tests/opt)
+add_test(NAME vmut.shared COMMAND vmut ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(vmut.own vmut.shared PROPERTIES SKIP_RETURN_CODE 77
+  TIMEOUT 1200)
+
 # Rewriting: the validator on planted illegal reorders, the passes on small
 # kernels with the expected order inside.
 file(GLOB OPT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/opt/*.ptx)

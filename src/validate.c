@@ -129,6 +129,14 @@ effect(Stmt *s)
 
 enum { Xgen = 7, Xglob = 1, Xshar = 2, Xloc = 4, Xparm = 8, Xconst = 16 };
 
+/* The .func being proven takes the address of one of its parameters
+ * (mov or cvta of its name): the parameter then lives in local memory,
+ * where a generic or .local access may reach it, so its ld.param and
+ * st.param count as local too.  (A kernel's parameters are read-only:
+ * whoever reads them through an address, nothing writes them.)  Set by
+ * body(). */
+static int paramaddr;
+
 static int
 space(Stmt *s)
 {
@@ -144,7 +152,45 @@ space(Stmt *s)
 		m |= Xparm;
 	if (has(s, ".const"))
 		m |= Xconst;
+	if ((m & Xparm) && paramaddr)
+		m |= Xloc;
 	return m ? m : Xgen;
+}
+
+static int
+namesparam(const Opnd *o, const Func *f)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		if (namesparam(&o->sub[i], f))
+			return 1;
+	if (o->kind != Psym || !o->s)
+		return 0;
+	for (uint32_t pass = 0; pass < 2; pass++) {
+		const Decl *d = pass ? f->ret : f->par;
+		uint32_t n = pass ? f->nret : f->npar;
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < d[i].nname; j++)
+				if (!strcmp(d[i].name[j].name, o->s))
+					return 1;
+	}
+	return 0;
+}
+
+/* Whether f names a parameter anywhere but in the address of an
+ * ld.param or st.param: its address is taken. */
+static int
+takesparam(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		const Stmt *s = &f->stmt[i];
+		int direct = (s->op == Old || s->op == Ost)
+			&& hasprefix((Stmt *)s, ".param");
+		for (uint32_t k = 0; s->kind == Sins && k < s->nop; k++)
+			if (!(direct && s->opd[k].kind == Paddr)
+			&& namesparam(&s->opd[k], f))
+				return 1;
+	}
+	return 0;
 }
 
 static int
@@ -1704,6 +1750,7 @@ body(Func *fa, Func *fb, Buf *why)
 	uint8_t *sca = scopedregs(fa), *scb = scopedregs(fb);
 	scoped[0].f = fa, scoped[0].sc = sca;
 	scoped[1].f = fb, scoped[1].sc = scb;
+	paramaddr = !fa->entry && (takesparam(fa) || takesparam(fb));
 	uint8_t *ma = movables(fa), *mb = movables(fb);
 	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
