@@ -7,7 +7,10 @@
  *   mem  both touch memory of one state space, one of them a store or
  *        an atomic (generic memory: global, shared, local; a .func's
  *        parameter whose address it takes: local too);
- *   bar  one touches memory, the other is a barrier or a fence.
+ *   bar  one touches memory, the other is a barrier or a fence;
+ *   wait a wgmma.wait_group or tcgen05.wait::ld/st, then an instruction
+ *        touching a register that a wgmma (its vector operands) or a
+ *        tcgen05.ld/st (all but the address) of the function names.
  * These rules are this file's own, from the opcode table's operand
  * roles and classes, not the validator's code.  Swaps of pairs that
  * share nothing are counted too, proven or not: how much of what is
@@ -22,8 +25,10 @@
 #include "all.h"
 
 const char *progname = "vmut";
-enum { Kreg, Kmem, Kbar, Kfree, Nkind };
-static const char *const kname[] = {"reg", "mem", "bar", "free"};
+enum { Kreg, Kmem, Kbar, Kwait, Kfree, Nkind };
+static const char *const kname[] = {"reg", "mem", "bar", "wait", "free"};
+static uint8_t *asyncreg;       /* per register of the function: named by
+                                 * a wgmma or a tcgen05.ld/st */
 static unsigned long tried[Nkind], refused[Nkind];
 static int per = 6, nbad, nfile;
 static int infile[Nkind];       /* pairs of each kind tried in this file:
@@ -94,6 +99,49 @@ memop(const Stmt *s)
 	return k == Kld || k == Kst || k == Krmw;
 }
 
+static void
+mark(const Opnd *o)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		asyncreg[o->reg] = 1;
+	for (uint32_t i = 0; i < o->nsub; i++)
+		mark(&o->sub[i]);
+}
+
+static void
+asyncregs(const Func *f)
+{
+	asyncreg = calloc(f->nreg + 1, 1);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		const Stmt *s = &f->stmt[i];
+		for (uint32_t k = 0; s->kind == Sins && k < s->nop; k++)
+			if ((s->op == Owgmma_mma_async && s->opd[k].kind == Pvec)
+			|| ((s->op == Otcgen05_ld || s->op == Otcgen05_st)
+			&& s->opd[k].kind != Paddr))
+				mark(&s->opd[k]);
+	}
+}
+
+/* a wait, then b touching what the asynchronous operations name */
+static int
+waitpair(Stmt *a, Stmt *b)
+{
+	Rv d = {0}, u = {0};
+	int hit = 0;
+
+	if (a->kind != Sins || b->kind != Sins || (a->op != Owgmma_wait_group
+	&& a->op != Otcgen05_wait_ld && a->op != Otcgen05_wait_st))
+		return 0;
+	defuse(b, &d, &u);
+	for (uint32_t i = 0; i < d.n; i++)
+		hit |= asyncreg[d.v[i]];
+	for (uint32_t i = 0; i < u.n; i++)
+		hit |= asyncreg[u.v[i]];
+	free(d.v);
+	free(u.v);
+	return hit;
+}
+
 /* What kind of pair (a, b) is, or -1: not one this test plants. */
 static int
 kind(Stmt *a, Stmt *b)
@@ -101,6 +149,8 @@ kind(Stmt *a, Stmt *b)
 	Rv da = {0}, ua = {0}, db = {0}, ub = {0};
 	int k = -1;
 
+	if (waitpair(a, b))
+		return Kwait;
 	if (a->kind != Sins || b->kind != Sins || a->op == Ounknown
 	|| b->op == Ounknown || opklass(a) == Kctl || opklass(b) == Kctl
 	|| opklass(a) == Kfull || opklass(b) == Kfull)
@@ -169,6 +219,7 @@ onefunc(const char *path, const char *src, size_t n, Module *orig,
 	Func *f = orig->item[fi].fn;
 	int done[Nkind] = {0};
 
+	asyncregs(f);
 	addrtaken = 0;
 	addrtaken = !f->entry && takes(f);     /* kernel parameters are
 	                                        * read-only */
@@ -185,7 +236,9 @@ onefunc(const char *path, const char *src, size_t n, Module *orig,
 			prev = UINT32_MAX;
 			continue;
 		}
-		if (prev != UINT32_MAX && i % stride == 0) {
+		/* waits are few: every one is taken, the rest by stride */
+		if (prev != UINT32_MAX && (i % stride == 0
+		|| waitpair(&f->stmt[prev], s))) {
 			Stmt *a = &f->stmt[prev];
 			int k = kind(a, s);
 			if (k >= 0 && done[k] < per && infile[k] < 4 * per
@@ -207,6 +260,7 @@ onefunc(const char *path, const char *src, size_t n, Module *orig,
 		}
 		prev = i;
 	}
+	free(asyncreg);
 }
 
 static void
