@@ -631,10 +631,28 @@ typedef struct Kern {
 	                     * serialize (0: none) */
 	Fig altf;
 	int nrank;          /* the variants worth taking, best first: */
-	/* when the pick is not proven, the next one (both rounds) */
-	int rank[2 * Maxvar];
-	Fig rankf[2 * Maxvar];
+	int *rank;          /* when the pick is not proven, the next one */
+	Fig *rankf;         /* (both rounds; room for 2 * Maxvar, in the
+	                     * block kerns() allocates) */
 } Kern;
+
+/* Room for every function of m and their rankings, in one block that
+ * one free() releases. */
+static Kern *
+kerns(Module *m)
+{
+	size_t nf = 0, cap = 2 * Maxvar;
+
+	for (uint32_t i = 0; i < m->nitem; i++)
+		nf += m->item[i].kind == Ifunc && m->item[i].fn->body;
+	Kern *k = calloc(1, (nf + 1) * (sizeof *k + cap * (sizeof *k->rankf
+		+ sizeof *k->rank)));
+	Fig *f = (Fig *)(k + nf + 1);
+	int *r = (int *)(f + (nf + 1) * cap);
+	for (size_t i = 0; i <= nf; i++)
+		k[i].rankf = f + i * cap, k[i].rank = r + i * cap;
+	return k;
+}
 
 /* Puts variant j (figures g) into x's ranking, after every variant at
  * least as good: the search's order, earlier variants first on ties. */
@@ -1050,7 +1068,7 @@ listvariants(Optreq *o, Str kname, Var *var, int nv)
  * only reorder and insert statements: each starts from the same
  * statement arrays. */
 static void
-round1(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
+runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
 	Var *var, const char *dir, const char *ptxas, int maj, int min)
 {
 	Diag d0 = {0};
@@ -1099,7 +1117,7 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 		if (o->sc.kernel && strcmp(f->name, o->sc.kernel))
 			continue;
 		Kern *x = &k[nk++];
-		memset(x, 0, sizeof *x);
+		*x = (Kern){.rank = x->rank, .rankf = x->rankf};
 		x->name = f->name;
 		x->before = x->after = figure(&var[0].res, f->name);
 		for (int j = 1; j < nv; j++) {
@@ -1191,14 +1209,14 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 		return -1;
 	}
 	var = calloc(2 * Maxvar, sizeof *var);
-	k = calloc(orig->nitem + 1, sizeof *k);
-	round1(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
+	k = kerns(orig);
+	runround(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
 	nk = rankall(o, orig, var, nv, k);
 	int rf = o->refine < 0 ? (o->tries > 0 ? o->tries / 2 : 0) : o->refine;
 	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
 		rf > Maxvar ? Maxvar : rf);     /* per pick */
 	if (more) {
-		round1(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
+		runround(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
 		nv += more;
 		nk = rankall(o, orig, var, nv, k);
 	}

@@ -1687,13 +1687,7 @@ completes(Stmt *s, const Acc *x, const uint8_t *tm)
 		: s->op == Otcgen05_wait_st ? 2
 		: s->op == Ounknown ? 7 : 0;
 
-	for (uint32_t k = 0; bits && k < x->nuse; k++)
-		if (tm[x->use[k]] & bits)
-			return 1;
-	for (uint32_t k = 0; bits && k < x->ndef; k++)
-		if (tm[x->def[k]] & bits)
-			return 1;
-	return 0;
+	return bits && tmemtouch(x, tm, bits);
 }
 
 /* B runs X, A's statement c->a of A's segment c->aseg, in its earlier
