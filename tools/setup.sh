@@ -11,7 +11,7 @@ if [ -n "$need" ]; then
 	echo "setup: installing$pk" >&2
 	sudo= ; [ "$(id -u)" -eq 0 ] || sudo=sudo
 	$sudo apt-get update -qq
-	$sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pk >/dev/null
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pk >/dev/null
 fi
 cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 cmake --build "$b" -j"$(nproc)"
