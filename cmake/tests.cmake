@@ -73,6 +73,10 @@ add_test(NAME nvrtc COMMAND sh ${CMAKE_SOURCE_DIR}/tests/nvrtc.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> $<TARGET_FILE:nvrtcc>
   ${CMAKE_SOURCE_DIR})
 set_tests_properties(nvrtc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# LLVM 15, 20 and 22's NVPTX back ends (llvmlite wheels from PyPI, cached).
+add_test(NAME llvmlite COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvmlite.sh ${PX}
+  $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
+set_tests_properties(llvmlite PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
