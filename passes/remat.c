@@ -88,7 +88,8 @@ typedef struct Rm {
 	                          * statement, -1 none, -2 several */
 	Ins *ins;
 	uint32_t nins, cap;
-	uint8_t *seen;           /* per register: done in this region */
+	uint32_t *seen;          /* per register: 1 + the statement a copy
+	                          * in this region went before, or 0 */
 	const uint32_t *lines;   /* opt --lines, or NULL */
 	uint32_t *ndefs;         /* per register: writes in the function */
 	uint8_t *leaf;           /* per statement: constant by itself */
@@ -169,7 +170,13 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	&& (uint32_t)d < g->end && (!r->loop || at < (uint32_t)d
 	|| at - (uint32_t)d < Far)))
 		return 0;
-	if (r->seen[x])
+	/* one copy serves the region's later reads, but remat=loop copies
+	 * again for a read Far below the last copy: Triton 3.6 computes an
+	 * FMHA's 128 output addresses at the top of its epilogue, and its
+	 * stores come hundreds of statements on, after P's trip through
+	 * shared memory; one copy at the first read would keep them all
+	 * alive as long (the held-out table, bench/RESULTS.md) */
+	if (r->seen[x] && (!r->loop || at - (r->seen[x] - 1) < Far))
 		return 1;
 	Stmt *s = &f->stmt[d];
 	if (r->loop && r->vary[x] && !fresh(f, r, d, at))
@@ -202,9 +209,9 @@ insert(Rm *r, Func *f, int32_t d, uint32_t at)
 	Opnd *dst = &f->stmt[d].opd[0];
 	if (dst->kind == Pvec)
 		for (uint32_t i = 0; i < dst->nsub; i++)
-			r->seen[dst->sub[i].reg] = 1;
+			r->seen[dst->sub[i].reg] = at + 1;
 	else
-		r->seen[dst->reg] = 1;
+		r->seen[dst->reg] = at + 1;
 	if (r->nins == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 64;
 		r->ins = xrealloc(r->ins, r->cap * sizeof *r->ins);
@@ -240,7 +247,7 @@ region(Func *f, Dag *g, void *arg)
 
 	if (regionout(f, g, r->lines))
 		return;         /* opt --lines: a region it does not touch */
-	memset(r->seen, 0, f->nreg ? f->nreg : 1);
+	memset(r->seen, 0, (f->nreg ? f->nreg : 1) * sizeof *r->seen);
 	for (uint32_t i = g->first; i < g->end; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins)
@@ -356,7 +363,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	int roles = mode == Rroles;
 
 	r.def = xmalloc(n * sizeof *r.def);
-	r.seen = calloc(n, 1);
+	r.seen = calloc(n, sizeof *r.seen);
 	r.uni = calloc(n, 1);
 	r.a = m->a;
 	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)

@@ -552,7 +552,8 @@ variants(Optreq *o, Pipe *v, int max)
 	 * often, then none) */
 	static const char *const base[] = {
 		"none", "remat,sched=bu", "remat,sched=td",
-		"remat=loop,sched=bu", "sched=bu", "sched=td", "remat", "sink",
+		"remat=loop,sched=bu", "remat=loop", "sched=bu", "sched=td",
+		"remat", "sink",
 		"sched=bu,sink", "sched=td,sink", "remat=loop,sched=td",
 		"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
 		"softmax=4,sink",

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Kernels opt was not tuned on: Triton's FMHA (../shared/triton/
+# fa_kernel.py) in 21 configurations the corpus does not hold (bf16,
+# causal, other tiles, warps and stages; sm_80 to sm_120a), compiled here
+# without a GPU by Triton 3.6 (tools/gen-triton.py), then bench/opt.sh's
+# before/after table over them.  Triton comes from PyPI once, into
+# ~/.cache/ptxpress (about 650 MB); the PTX goes to a temporary folder.
+# usage: bench/heldout.sh [BUILD_DIR] [TRIES] > table.md
+set -u
+b=${1:-build} tries=${2:-12}
+top=$(cd "$(dirname "$0")/.." && pwd)
+py=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])') || exit 1
+site=${XDG_CACHE_HOME:-$HOME/.cache}/ptxpress/triton-3.6.0-py$py
+[ -f "$top/../shared/triton/fa_kernel.py" ] ||
+	{ echo "heldout: no ../shared/triton/fa_kernel.py" >&2; exit 77; }
+if [ ! -d "$site/triton" ]; then
+	rm -rf "$site.tmp" &&
+	python3 -m pip install -q --target "$site.tmp" triton==3.6.0 >&2 &&
+	mv "$site.tmp" "$site" || { echo "heldout: no triton" >&2; exit 77; }
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+PYTHONPATH=$site python3 "$top/tools/gen-triton.py" "$tmp" >/dev/null || exit 1
+sh "$top/bench/opt.sh" "$b" "$tries" "$tmp"/*.ptx

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""gen-triton.py: PTX of a Triton FMHA kernel in configurations the
+corpus does not hold, compiled on this machine without a GPU, to see how
+opt does on kernels it was not tuned on (bench/heldout.sh).  The kernel
+is ../shared/triton/fa_kernel.py, read where it lies; the PTX is not
+kept in corpus/ (that holds only PTX of our own sources).
+
+usage: gen-triton.py OUTDIR   (triton from PYTHONPATH)
+Writes OUTDIR/ho_d<D>_m<M>_n<N>_w<W>_s<S>_<dtype>_<full|causal>_<sm>.ptx"""
+import os
+import sys
+
+# (head dim, BLOCK_M, BLOCK_N, warps, stages, dtype, causal, sm):
+# each differs from the corpus's probe_fa_* (fp16, full, stages 2: d128
+# n64 w4 and n128 w4, d256 n64 w4, d64 n64 w8) in one thing or more
+CONFIGS = [
+    (128, 128, 64, 4, 2, "bf16", False, 90),
+    (128, 128, 64, 4, 2, "fp16", True, 90),
+    (128, 128, 64, 4, 2, "bf16", True, 90),
+    (128, 128, 64, 4, 3, "fp16", False, 90),
+    (128, 128, 32, 4, 2, "fp16", False, 90),
+    (128, 64, 64, 4, 2, "fp16", False, 90),
+    (128, 128, 64, 8, 2, "fp16", False, 90),
+    (128, 128, 128, 8, 2, "bf16", False, 90),
+    (64, 128, 128, 4, 2, "fp16", False, 90),
+    (64, 64, 64, 4, 2, "bf16", True, 90),
+    (256, 64, 64, 4, 2, "fp16", False, 90),
+    (256, 128, 64, 8, 2, "bf16", False, 90),
+    (128, 128, 64, 4, 2, "bf16", False, 100),
+    (128, 128, 64, 4, 2, "fp16", True, 100),
+    (64, 128, 128, 4, 2, "fp16", False, 100),
+    (256, 128, 64, 8, 2, "fp16", False, 100),
+    (128, 128, 128, 4, 2, "fp16", False, 120),
+    (64, 128, 64, 4, 2, "fp16", False, 120),
+    (128, 128, 64, 4, 2, "bf16", True, 120),
+    (128, 128, 64, 4, 2, "fp16", False, 80),
+    (64, 128, 64, 4, 2, "bf16", False, 80),
+]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "shared", "triton"))
+    import triton
+    from triton.backends.compiler import GPUTarget
+    import fa_kernel
+    os.makedirs(out, exist_ok=True)
+    for d, bm, bn, w, st, ty, causal, sm in CONFIGS:
+        ptr = "*" + ty
+        sig = {"Q": ptr, "K": ptr, "V": ptr, "O": ptr, "sm_scale": "fp32",
+               "N_CTX": "i32", "HEAD_DIM": "constexpr",
+               "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
+               "CAUSAL": "constexpr"}
+        src = triton.compiler.ASTSource(
+            fn=fa_kernel.attn_fwd, signature=sig,
+            constexprs={"HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn,
+                        "CAUSAL": causal})
+        k = triton.compile(src, target=GPUTarget("cuda", sm, 32),
+                           options={"num_warps": w, "num_stages": st})
+        name = "ho_d%d_m%d_n%d_w%d_s%d_%s_%s_sm%d%s.ptx" % (
+            d, bm, bn, w, st, ty, "causal" if causal else "full", sm,
+            "a" if sm >= 90 else "")
+        with open(os.path.join(out, name), "w") as f:
+            f.write(k.asm["ptx"])
+        print(name)
+
+
+main()
