@@ -1144,7 +1144,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
  * kernel, remat=loop,sched=td gave 1244 bytes of spill and its
  * perturbations down to 1148 (bench/RESULTS.md).  Writes per distinct
  * pick `per` pipelines into v, Maxvar in all at most; returns how
- * many. */
+ * many.  Then, past those, each pick without the softmax pass with it
+ * after (F = 4 and 2): on Triton 3.6's sm_90a FMHA, remat=loop gave
+ * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh). */
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
@@ -1186,6 +1188,26 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		snprintf(v[n].text + strlen(v[n].text),
 			sizeof v[n].text - strlen(v[n].text), "@%llu",
 			(unsigned long long)seed);
+		n++;
+	}
+	for (int i = 0; per && i < 2 * nf && n < Maxvar; i++) {
+		const Pipe *p = from[i / 2];
+		const char *at = strchr(p->text, '@');
+		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
+		char text[256];
+		Pipe sm;
+		/* the pick exactly (a seeded one's noise is set apart from
+		 * its text), then the softmax pass */
+		if (strstr(p->text, "softmax") || p->n == Maxpass
+		|| pipeparse(i % 2 ? "softmax=2" : "softmax=4", o->seed, &sm))
+			continue;
+		snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, sm.text,
+			at ? at : "");
+		if (strlen(text) >= sizeof v[n].text)
+			continue;
+		v[n] = *p;
+		v[n].p[v[n].n++] = sm.p[0];
+		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}
 	return n;

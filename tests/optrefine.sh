@@ -3,8 +3,8 @@
 # round, --refine N adds N perturbations of its pick (the pick's
 # pipeline with ',mix' after it, or with its scheduler made noisy),
 # assembled and ranked with the rest.  On our spilling d256 kernel:
-# --variants lists tries + N rows; every extra row's pipeline is the
-# first round's pick, perturbed; the pick is no worse than with
+# --variants lists tries + N (+ 2) rows; every extra row's pipeline is
+# the first round's pick, perturbed or with softmax after it; the pick is no worse than with
 # --refine 0; the output is proven; and a kernel that does not spill
 # is not refined (no extra rows).  Needs ptxas (77).
 # usage: optrefine.sh PTXPRESS TOPDIR
@@ -28,12 +28,20 @@ spill() { awk -v k="$2" '$1 == k && NF == 5 { split($3, s, "->"); print s[2] }' 
 run "$tmp/r0.log" "$tmp/r0.ptx" $k 0
 run "$tmp/r4.log" "$tmp/r4.ptx" $k 4
 [ "$(rows "$tmp/r0.log")" = 6 ] || no "--refine 0: not 6 rows" "$tmp/r0.log"
-[ "$(rows "$tmp/r4.log")" = 10 ] || no "--refine 4: not 10 rows" "$tmp/r4.log"
 p0=$(pick "$tmp/r0.log" $k) s0=$(spill "$tmp/r0.log" $k) s4=$(spill "$tmp/r4.log" $k)
+base=${p0%%@*} seed=${p0#"${p0%%@*}"} want=12
+case $base in *softmax*) want=10 ;; esac
+[ "$(rows "$tmp/r4.log")" = $want ] || no "--refine 4: not $want rows" "$tmp/r4.log"
+case $base in *softmax*) ;; *)
+	for F in 4 2; do
+		awk -v p="$base,softmax=$F$seed" '$5 == p { f = 1 } END { exit !f }' \
+			"$tmp/r4.log" || no "no row '$base,softmax=$F$seed'" "$tmp/r4.log"
+	done ;;
+esac
 [ "$s0" -gt 0 ] || no "the kernel no longer spills after the first round" "$tmp/r0.log"
 [ "$s4" -le "$s0" ] || no "refined pick spills $s4 > $s0" "$tmp/r4.log"
 # the extra rows: the first round's pick, perturbed (seeds 1500000 on)
-base=${p0%%@*} sched=$(echo "$base" | sed -n 's/.*\(sched=[bt][ud]\).*/\1/p')
+sched=$(echo "$base" | sed -n 's/.*\(sched=[bt][ud]\).*/\1/p')
 awk '$1 ~ /^[0-9]+$/ && $5 ~ /@15000[0-9][0-9]$/ { print $5 }' "$tmp/r4.log" >"$tmp/extra"
 [ "$(wc -l <"$tmp/extra")" = 4 ] || no "not 4 refined rows" "$tmp/r4.log"
 while read -r p; do
