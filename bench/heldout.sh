@@ -1,7 +1,8 @@
 #!/bin/sh
 # Kernels opt was not tuned on: Triton's FMHA (../shared/triton/
 # fa_kernel.py) in 21 configurations the corpus does not hold (bf16,
-# causal, other tiles, warps and stages; sm_80 to sm_120a), compiled here
+# causal, other tiles, warps and stages; sm_80 to sm_120a), each as
+# launched with 16-aligned tensors and as for misaligned ones, compiled here
 # without a GPU by Triton 3.6 (tools/gen-triton.py), then bench/opt.sh's
 # before/after table over them.  Triton comes from PyPI once, into
 # ~/.cache/ptxpress (about 650 MB); the PTX goes to a temporary folder.

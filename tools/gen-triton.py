@@ -5,8 +5,16 @@ opt does on kernels it was not tuned on (bench/heldout.sh).  The kernel
 is ../shared/triton/fa_kernel.py, read where it lies; the PTX is not
 kept in corpus/ (that holds only PTX of our own sources).
 
+Each configuration twice: as Triton's JIT specializes a launch whose
+pointers and N_CTX are multiples of 16 (`al`: the usual case; the
+corpus's probe_fa_* are such, byte for byte), and with no such
+knowledge (`un`: a misaligned view, say), where Triton loads and stores
+element by element through one address each.
+
 usage: gen-triton.py OUTDIR   (triton from PYTHONPATH)
-Writes OUTDIR/ho_d<D>_m<M>_n<N>_w<W>_s<S>_<dtype>_<full|causal>_<sm>.ptx"""
+Writes OUTDIR/ho_d<D>_m<M>_n<N>_w<W>_s<S>_<dtype>_<full|causal>_<al|un>_<sm>.ptx
+and beside each its launch description for `ptxpress verify` (.launch:
+16 heads of 4096 rows, the shared memory Triton says it uses)."""
 import os
 import sys
 
@@ -38,6 +46,26 @@ CONFIGS = [
 ]
 
 
+LAUNCH = """\
+# gen-triton.py: attn_fwd, D %(d)d, BLOCK_M %(bm)d, %(w)d warps, causal
+# %(causal)s; 16 heads of 4096 rows.  No reference line: the kernel's
+# scale is the natural one times log2(e); ORIG and NEW are compared bit
+# for bit.  The last two parameters are Triton's scratch pointers.
+kernel attn_fwd
+grid %(grid)d 16 1
+block %(block)d 1 1
+shared %(smem)d
+buffer q %(ty)s 16x4096x%(d)d randn in
+buffer k %(ty)s 16x4096x%(d)d randn in
+buffer v %(ty)s 16x4096x%(d)d randn in
+buffer o %(ty)s 16x4096x%(d)d nan out
+scalar sm_scale f32 %(scale).10f
+scalar n_ctx i32 4096
+buffer scratch0 u8 256 zeros in
+buffer scratch1 u8 256 zeros in
+"""
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -48,23 +76,32 @@ def main():
     from triton.backends.compiler import GPUTarget
     import fa_kernel
     os.makedirs(out, exist_ok=True)
-    for d, bm, bn, w, st, ty, causal, sm in CONFIGS:
+    for (d, bm, bn, w, st, ty, causal, sm), al in (
+            (c, a) for c in CONFIGS for a in (True, False)):
         ptr = "*" + ty
         sig = {"Q": ptr, "K": ptr, "V": ptr, "O": ptr, "sm_scale": "fp32",
                "N_CTX": "i32", "HEAD_DIM": "constexpr",
                "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
                "CAUSAL": "constexpr"}
+        # the JIT's specialization: Q, K, V, O and N_CTX (parameters 0-3
+        # and 5) divisible by 16
+        attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1, 2, 3, 5)}
         src = triton.compiler.ASTSource(
             fn=fa_kernel.attn_fwd, signature=sig,
             constexprs={"HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn,
-                        "CAUSAL": causal})
+                        "CAUSAL": causal}, attrs=attrs if al else None)
         k = triton.compile(src, target=GPUTarget("cuda", sm, 32),
                            options={"num_warps": w, "num_stages": st})
-        name = "ho_d%d_m%d_n%d_w%d_s%d_%s_%s_sm%d%s.ptx" % (
-            d, bm, bn, w, st, ty, "causal" if causal else "full", sm,
-            "a" if sm >= 90 else "")
+        name = "ho_d%d_m%d_n%d_w%d_s%d_%s_%s_%s_sm%d%s.ptx" % (
+            d, bm, bn, w, st, ty, "causal" if causal else "full",
+            "al" if al else "un", sm, "a" if sm >= 90 else "")
         with open(os.path.join(out, name), "w") as f:
             f.write(k.asm["ptx"])
+        with open(os.path.join(out, name[:-4] + ".launch"), "w") as f:
+            f.write(LAUNCH % dict(d=d, w=w, bm=bm, grid=4096 // bm,
+                                  block=32 * w, smem=k.metadata.shared,
+                                  ty="f16" if ty == "fp16" else ty,
+                                  scale=d ** -0.5, causal=causal))
         print(name)
 
 
