@@ -571,9 +571,13 @@ variants(Optreq *o, Pipe *v, int max)
 		 * kernels close with budget or remat=roles) */
 		static const char *const early[] = {"budget", "remat=roles"};
 		/* kernels with wgmma groups: the same early, with wgwait,
-		 * and with the group of two m64 tiles split (wgsplit) */
-		static const char *const wg[] = {"wgwait,remat,sched=td",
-			"wgsplit,wgwait,remat,sched=td",
+		 * and with the group of two m64 tiles split (wgsplit).  The
+		 * split first: of two orders ptxas takes alike (ties go to
+		 * the earlier variant), the H200 ran the split one 6-15 %
+		 * faster on Triton's causal d128_n64 kernels, 1-3 % slower
+		 * on the full ones (bench/RESULTS.md, ninth session) */
+		static const char *const wg[] = {
+			"wgsplit,wgwait,remat,sched=td", "wgwait,remat,sched=td",
 			"wgwait,remat,sched=bu",
 			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
