@@ -573,7 +573,7 @@ variants(Optreq *o, Pipe *v, int max)
 		/* kernels with wgmma groups: the same early, with wgwait,
 		 * and with the group of two m64 tiles split (wgsplit).  The
 		 * split first: of two orders ptxas takes alike (ties go to
-		 * the earlier variant), the H200 ran the split one 6-15 %
+		 * the earlier variant), the H200 ran the split one 11-15 %
 		 * faster on Triton's causal d128_n64 kernels, 1-3 % slower
 		 * on the full ones (bench/RESULTS.md, ninth session) */
 		static const char *const wg[] = {
