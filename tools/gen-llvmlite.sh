@@ -25,19 +25,13 @@ command -v "$clang" >/dev/null 2>&1 || { echo "gen-llvmlite: no clang"; exit 77;
 command -v python3 >/dev/null 2>&1 || { echo "gen-llvmlite: no python3"; exit 77; }
 mkdir -p "$out" "$cache" && out=$(cd "$out" && pwd) || exit 1
 
+. "$top/tools/wheel.sh"
+
 # the folder holding llvmlite release V, fetched into the cache when
 # missing (the wheel is for this python); empty when it cannot be had
 lib() {
 	d=$cache/$1-$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])')
-	if [ ! -d "$d/llvmlite" ] && command -v pip >/dev/null 2>&1; then
-		rm -rf "$d.tmp" && mkdir -p "$d.tmp" &&
-		timeout 300 python3 -m pip download -q --no-deps -d "$d.tmp" \
-			"llvmlite==$1" >/dev/null 2>&1 &&
-		(cd "$d.tmp" && unzip -q -o ./*.whl 'llvmlite/*') &&
-		rm -f "$d.tmp"/*.whl && mv "$d.tmp" "$d"
-		rm -rf "$d.tmp"
-	fi
-	[ -d "$d/llvmlite" ] && echo "$d"
+	wheel "$d" "llvmlite==$1" llvmlite && echo "$d"
 }
 
 # bitcode: -O0 and -O3, with and without -g (as tools/gen-llvm.sh, -c

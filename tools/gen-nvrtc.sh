@@ -21,18 +21,13 @@ src=$top/corpus/kernels/nvrtc_features.cu
 cache=${PTXPRESS_NVRTC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ptxpress/nvrtc}
 mkdir -p "$out" "$cache" || exit 1
 
+. "$top/tools/wheel.sh"
+
 # the library of release V (wheel nvidia-cuda-nvrtc-cuMAJOR==V), fetched
 # into the cache when missing; empty when it cannot be had
 lib() {
-	v=$1 d=$cache/$1
-	if [ ! -d "$d/nvidia" ] && command -v pip >/dev/null 2>&1; then
-		rm -rf "$d.tmp" && mkdir -p "$d.tmp" &&
-		timeout 300 pip download -q --no-deps -d "$d.tmp" \
-			"nvidia-cuda-nvrtc-cu${v%%.*}==$v" >/dev/null 2>&1 &&
-		(cd "$d.tmp" && unzip -q -o ./*.whl 'nvidia/*') &&
-		rm -f "$d.tmp"/*.whl && mv "$d.tmp" "$d"
-		rm -rf "$d.tmp"
-	fi
+	d=$cache/$1
+	wheel "$d" "nvidia-cuda-nvrtc-cu${1%%.*}==$1" nvidia
 	ls "$d"/nvidia/cuda_nvrtc/lib/libnvrtc.so.* 2>/dev/null \
 		| grep -v builtins | head -1
 }
