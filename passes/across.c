@@ -290,27 +290,91 @@ closed(Func *f, uint32_t lo, uint32_t hi)
  * of thousands costs one pass, not one per statement that might move. */
 typedef struct Seen { uint32_t *w, *r, *run, stamp; } Seen;
 
-/* Registers whose life x ends, less those it starts: x's reads that
- * nothing reads or writes after it (in text order; last[] is the last
- * statement that does) nor in [lo, hi).  A heuristic: the validator
- * does not rely on it. */
+/* Per statement, the registers it reads for the last time: those not
+ * live after it (live.c).  Text order would not do: Triton's peeled
+ * first iteration and its loop write the same P registers, so the
+ * first iteration's converts never read them last in the text, though
+ * the values die there.  Kept per statement as a range of reg[], and
+ * permuted with the statements. */
+typedef struct Dies { uint32_t *lo, *hi; int32_t *reg; } Dies;
+
+typedef struct Pair { uint32_t i; int32_t r; } Pair;
+
 static int
-gain(Func *f, uint32_t x, const Regs *rx, const uint32_t *last,
-	const Seen *sn)
+paircmp(const void *a, const void *b)
+{
+	const Pair *x = a, *y = b;
+
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	return (x->r > y->r) - (x->r < y->r);
+}
+
+static void
+filldies(Module *m, Func *f, Dies *d, Regs *r)
+{
+	Pair *p = 0;
+	size_t n = 0, cap = 0;
+	Walk w;
+
+	fillcfg(f, m);
+	filllive(f);
+	uint32_t W = f->ana->nword;
+	uint64_t *after = xmalloc(W * 8 + 8);
+	for (uint32_t b = 0; b < f->ana->nblk; b++) {
+		walkbegin(&w, f, b);
+		for (;;) {
+			memcpy(after, w.live, W * 8);
+			if (!walkprev(&w))
+				break;
+			regsof(&f->stmt[w.i], r);
+			for (uint32_t k = 0; k < r->u.n; k++) {
+				int32_t reg = r->u.v[k];
+				if (bitget(after, (uint32_t)reg)
+				|| inrv(&r->d, reg))
+					continue;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 1024;
+					p = xrealloc(p, cap * sizeof *p);
+				}
+				p[n++] = (Pair){w.i, reg};
+			}
+		}
+		walkend(&w);
+	}
+	freeana(f);
+	free(after);
+	if (n)
+		qsort(p, n, sizeof *p, paircmp);
+	d->lo = calloc(f->nstmt + 1, sizeof *d->lo);
+	d->hi = calloc(f->nstmt + 1, sizeof *d->hi);
+	d->reg = xmalloc((n + 1) * sizeof *d->reg);
+	uint32_t k = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (j && p[j].i == p[j - 1].i && p[j].r == p[j - 1].r)
+			continue;       /* read twice: counted once */
+		if (d->hi[p[j].i] == 0)
+			d->lo[p[j].i] = k;
+		d->reg[k++] = p[j].r;
+		d->hi[p[j].i] = k;
+	}
+	free(p);
+}
+
+/* Registers whose life x ends, less those it starts: x's reads that
+ * are not live after it nor touched by the run [lo, hi) it would pass.
+ * A heuristic: the validator does not rely on it. */
+static int
+gain(Func *f, uint32_t x, const Regs *rx, const Dies *d, const Seen *sn)
 {
 	int g = 0;
 
 	/* in 32-bit units: a b64 pack of two b32 frees nothing */
 	for (uint32_t k = 0; k < rx->d.n; k++)
 		g -= f->reg[rx->d.v[k]].units;
-	for (uint32_t k = 0; k < rx->u.n; k++) {
-		int32_t reg = rx->u.v[k];
-		int dies = !inrv(&rx->d, reg) && last[reg] == x;
-		for (uint32_t j = 0; j < k && dies; j++)
-			dies = rx->u.v[j] != reg;       /* counted once */
-		dies = dies && sn->run[reg] != sn->stamp;
-		g += dies ? f->reg[reg].units : 0;
-	}
+	for (uint32_t k = d->lo[x]; k < d->hi[x]; k++)
+		if (sn->run[d->reg[k]] != sn->stamp)
+			g += f->reg[d->reg[k]].units;
 	return g;
 }
 
@@ -371,7 +435,7 @@ touches(const Regs *r, const uint8_t *tm, int bits)
 
 static uint32_t
 hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
-	const uint32_t *last, const uint32_t *lines, const uint8_t *tm,
+	Dies *d, const uint32_t *lines, const uint8_t *tm,
 	Seen *sn, Regs *r)
 {
 	uint32_t end = hi, n = 0, k = 0;
@@ -411,52 +475,49 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done)
-		&& gain(f, i, r, last, sn) > 0) {
+		&& gain(f, i, r, d, sn) > 0) {
 			up[i - hi] = 1;
 			n++;
 		}
 		see(sn, r);
 	}
 	if (n) {
-		/* [moved ones][lo..hi)[the rest of the segment] */
+		/* [moved ones][lo..hi)[the rest of the segment], and each
+		 * statement's dying reads go with it */
 		Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
-		for (uint32_t i = hi; i < end; i++)
-			if (up[i - hi])
+		uint32_t *tl = xmalloc(2 * (end - lo) * sizeof *tl);
+		for (int pass = 0; pass < 2; pass++)
+			for (uint32_t i = pass ? lo : hi; i < end; i++) {
+				if (pass ? i >= hi && up[i - hi] : !up[i - hi])
+					continue;
+				tl[2 * k] = d->lo[i];
+				tl[2 * k + 1] = d->hi[i];
 				tmp[k++] = f->stmt[i];
-		for (uint32_t i = lo; i < end; i++)
-			if (i < hi || !up[i - hi])
-				tmp[k++] = f->stmt[i];
+			}
 		memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
+		for (uint32_t j = 0; j < k; j++) {
+			d->lo[lo + j] = tl[2 * j];
+			d->hi[lo + j] = tl[2 * j + 1];
+		}
 		free(tmp);
+		free(tl);
 		f->dirty = 1;
 	}
 	free(up);
 	return n;
 }
 
-uint32_t
-hoist(Func *f, const uint32_t *lines)
+/* One sweep: each run of fixed statements takes what may rise above it
+ * from the segment below. */
+static uint32_t
+hoistround(Func *f, Dies *d, const uint32_t *lines, const uint8_t *tm,
+	Seen *sn, Regs *r)
 {
 	uint8_t *tgt = calloc(f->nstmt + 1, 1);
-	Regs r = {0};
 	uint32_t moved = 0;
-	Seen sn = {calloc(f->nreg + 1, sizeof *sn.w),
-		calloc(f->nreg + 1, sizeof *sn.r),
-		calloc(f->nreg + 1, sizeof *sn.run), 0};
 
 	labeltargets(f, tgt);
-	uint8_t *fx = fixedmap(f, tgt), *tm = tmemnames(f);
-	/* per register, the last statement that reads or writes it; the
-	 * moves below permute [lo, end) of one run at a time, left to
-	 * right, so what it says of later statements stays true */
-	uint32_t *last = calloc(f->nreg + 1, sizeof *last);
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		regsof(&f->stmt[i], &r);
-		for (uint32_t k = 0; k < r.d.n; k++)
-			last[r.d.v[k]] = i;
-		for (uint32_t k = 0; k < r.u.n; k++)
-			last[r.u.v[k]] = i;
-	}
+	uint8_t *fx = fixedmap(f, tgt);
 	for (uint32_t i = 1; i < f->nstmt; i++) {
 		if (!fx[i] || fx[i - 1])
 			continue;
@@ -465,8 +526,7 @@ hoist(Func *f, const uint32_t *lines)
 			hi++;
 		if (hi == f->nstmt || !closed(f, lo, hi))
 			continue;
-		uint32_t n = hoistinto(f, lo, hi, fx, last, lines, tm, &sn,
-			&r);
+		uint32_t n = hoistinto(f, lo, hi, fx, d, lines, tm, sn, r);
 		if (n) {
 			/* what moved sits before lo now; the run moved down
 			 * by n statements, and so did the fixed map */
@@ -480,9 +540,32 @@ hoist(Func *f, const uint32_t *lines)
 			i = hi - 1;
 	}
 	free(fx);
-	free(tm);
 	free(tgt);
-	free(last);
+	return moved;
+}
+
+/* Sweeps until nothing rises, so a convert can pass several runs in
+ * turn (Triton's wait loop, tcgen05.ld of O and cp.async.wait_group all
+ * stand between P's exp2 and its packing); a bound, as each sweep moves
+ * a statement past one run at most. */
+uint32_t
+hoist(Module *m, Func *f, const uint32_t *lines)
+{
+	Regs r = {0};
+	Dies d;
+	uint32_t moved = 0, n = 1;
+	Seen sn = {calloc(f->nreg + 1, sizeof *sn.w),
+		calloc(f->nreg + 1, sizeof *sn.r),
+		calloc(f->nreg + 1, sizeof *sn.run), 0};
+	uint8_t *tm = tmemnames(f);
+
+	filldies(m, f, &d, &r);
+	for (int round = 0; round < 8 && n; round++)
+		moved += n = hoistround(f, &d, lines, tm, &sn, &r);
+	free(tm);
+	free(d.lo);
+	free(d.hi);
+	free(d.reg);
 	free(sn.w);
 	free(sn.r);
 	free(sn.run);

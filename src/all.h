@@ -660,7 +660,7 @@ uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
  * {0, 0} or NULL: all (opt --lines) */
 int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
-uint32_t hoist(Func *, const uint32_t *lines);
+uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);
 

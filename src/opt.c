@@ -164,7 +164,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].wgwait >= 2 ? wgsplit(m, f, sc->lines,
 				pp->p[k].wgwait == 3)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
-				: pp->p[k].across == 2 ? hoist(f, sc->lines)
+				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
