@@ -369,6 +369,7 @@ typedef struct Optreq {
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
 	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
+	int early;                 /* a sum early can compute sooner */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -663,6 +664,17 @@ uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);
+
+/* ---- early.c ---- */
+uint32_t early(Module *, Func *, const uint32_t *lines);
+int earlyfinds(Module *);
+
+/* ---- validate.c, for vearly.c: scopes and where a bra goes ---- */
+int32_t *scopeof(Func *);
+int64_t bratarget(Func *, const int32_t *scope, uint32_t b, Str label);
+
+/* ---- vearly.c ---- */
+Func *unearly(Module *, Func *a, Func *b, Buf *why);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

@@ -28,7 +28,7 @@ typedef struct Pass {
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
-	int across;         /* 1 tsink, 2 hoist (across.c) */
+	int across;         /* 1 tsink, 2 hoist (across.c), 3 early */
 	Sched s;
 } Pass;
 
@@ -93,6 +93,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 1;
 		else if (!strcmp(a, "hoist"))
 			p->across = 2;
+		else if (!strcmp(a, "early"))
+			p->across = 3;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -111,7 +113,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, "
-				"hoist, budget[=N][:R], "
+				"hoist, early, budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -165,6 +167,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				pp->p[k].wgwait == 3)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
 				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
+				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -175,9 +178,11 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					"registers\n", progname, f->name,
 					pp->p[k].name, pp->p[k].moves ? "removed"
 					: pp->p[k].budget ? "re-split"
+					: pp->p[k].across == 3 ? "replaced"
 					: pp->p[k].remat || pp->p[k].wgwait == 1
 					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
+					: pp->p[k].across == 3 ? "sums by copies"
 					: "instructions", before, after);
 				before = after;
 			}
@@ -411,6 +416,12 @@ helpopt(FILE *f)
 "                                    a wait loop, or another run of\n"
 "                                    fixed statements entered only at\n"
 "                                    its top, to before that run\n"
+"                     early          compute a long sum (Triton's row\n"
+"                                    sum of P, which it takes one loop\n"
+"                                    iteration late) right after the\n"
+"                                    exp2 that write its terms, into new\n"
+"                                    registers, and copy the result where\n"
+"                                    the sum was (bit for bit the same)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -588,6 +599,11 @@ variants(Optreq *o, Pipe *v, int max)
 			"remat,sched=bu,softmax=4,tsink,hoist",
 			"remat=loop,sched=bu,tsink,hoist",
 			"remat,sched=bu,softmax=8,tsink,hoist"};
+		/* a sum Triton takes an iteration late (early): with the
+		 * tcgen05 pair, and with the plain schedulers */
+		static const char *const ea[] = {
+			"early,remat=loop,sched=bu,tsink,hoist",
+			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
@@ -599,6 +615,9 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->tmem && j < countof(tm)
 				&& n < max; j++)
 				pipeparse(tm[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->early && j < countof(ea)
+				&& n < max; j++)
+				pipeparse(ea[j], o->seed, &v[n++]);
 		}
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
@@ -872,7 +891,8 @@ fallback(Optreq *o, const char *src, size_t n, Module *orig, Kern *k,
  * The schedulers, remat and wgwait only permute a function's statement
  * array or build a new one: a copy of each array taken after parsing
  * gives the next variant the module as parsed.  moves and budget change
- * operands in place, so their variants parse afresh.  PTXPRESS_SNAPCHECK
+ * operands in place, and early binds the registers again, so their
+ * variants parse afresh.  PTXPRESS_SNAPCHECK
  * (tests/optcorpus.sh sets it) parses afresh too and compares. */
 typedef struct Snap { Stmt *stmt; uint32_t nstmt; uint8_t dirty; } Snap;
 
@@ -920,7 +940,7 @@ static int
 inplace(const Pipe *p)
 {
 	for (int k = 0; k < p->n; k++)
-		if (p->p[k].moves || p->p[k].budget)
+		if (p->p[k].moves || p->p[k].budget || p->p[k].across == 3)
 			return 1;
 	return 0;
 }
@@ -1302,6 +1322,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	o->tmem = mentions(src, n, "tcgen05.ld");
+	o->early = o->search && earlyfinds(orig);
 	if (o->search) {
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);

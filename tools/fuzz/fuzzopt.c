@@ -28,6 +28,8 @@ static const char *const pipes[] = {
 	"wgsplit,wgwait,remat,sched=td", "wgsplit,remat=loop,sched=bu-rand",
 	"wgsplit=pv,wgwait,remat,sched=bu",
 	"remat=roles,softmax=2,sched=td-rand", "remat,moves,softmax=4,sched=bu-rand",
+	"early", "early,remat=loop,sched=bu,tsink,hoist",
+	"early,remat,sched=bu-rand", "moves,early,sched=td-rand",
 };
 
 static Module *

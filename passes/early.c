@@ -1,0 +1,643 @@
+/* early.c: a long reduction computed as soon as its inputs are written.
+ *
+ * needs:  resolved registers (regs.c)
+ * breaks: register ids (it declares registers and binds every operand
+ *         again); the statements' order and count
+ * paper:  available expressions (Aho, Sethi & Ullman 10.6) and the
+ *         redundancy elimination built on them (Morel & Renvoise 1979),
+ *         for one expression at a time.
+ *
+ * Triton 3.6 pipelines the row sum of P across the loop's back edge:
+ * the exp2 of iteration k writes 128 P registers, their fp32 sum is
+ * taken at the top of iteration k+1 and again after the loop, so the
+ * 128 values are live around the whole loop body where 64 packed ones
+ * would do.  The sum is a linear chain (add.f32 a, P0, P1; add.f32 b,
+ * a, P2; ...) over registers X that a burst of writes in one block sets
+ * all at once.  This pass computes the chain again, into registers of
+ * its own (%pxeK_<n>), right after each burst, and replaces each chain
+ * over X that finds that value available (the one at the top of the
+ * loop, the one after it) by a copy of the result.  The additions keep
+ * their operands and order, so the sum is bit for bit the same.
+ *
+ * A chain: consecutive instructions (.loc lines between) of one opcode
+ * and modifiers, pure and unguarded, each writing one register that the
+ * next reads and nothing else does, Minchain or more.  A burst: a block
+ * that writes every register of X, each once and unguarded.  The value
+ * is available where every path from the entry passed a burst and no
+ * write of X since.  The validator (vearly.c) proves it again on the
+ * result, sharing nothing with this file. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+enum { Minchain = 16 };
+
+typedef struct Chain {
+	uint32_t *at;           /* its instructions, in order */
+	uint32_t n;
+	Str *key;               /* per instruction: op, modifiers, leaves */
+	int32_t *leaf;          /* X: the registers it reads but the links */
+	uint32_t nleaf;
+	int done;               /* replaced, or a template already */
+} Chain;
+
+typedef struct Ctx {
+	Func *f;
+	Rv d, u;
+	uint32_t *nw, *nr;      /* statements writing, reading a register */
+	Chain *c;
+	uint32_t nc;
+} Ctx;
+
+/* The registers s writes and reads, in x->d and x->u. */
+static void
+du(Ctx *x, Stmt *s)
+{
+	x->d.n = x->u.n = 0;
+	defuse(s, &x->d, &x->u);
+}
+
+static int
+plainreg(const Opnd *o)
+{
+	return o->kind == Preg && o->reg >= 0 && !o->nsub && !o->comp
+		&& !o->neg;
+}
+
+/* One link of a chain: pure, unguarded, one plain register written
+ * (operand 0, not a predicate), every operand plain. */
+static int
+link(Ctx *x, Stmt *s)
+{
+	if (s->kind != Sins || s->guard || opklass(s) != Kpure
+	|| hasmod(s, ".cc") || s->nop < 2 || opdefs(s) != D0
+	|| !plainreg(&s->opd[0]) || x->f->reg[s->opd[0].reg].pred)
+		return 0;
+	for (uint32_t k = 1; k < s->nop; k++)
+		if (s->opd[k].nsub || (s->opd[k].kind == Preg
+		&& !plainreg(&s->opd[k])))
+			return 0;
+	return 1;
+}
+
+static int
+samekind(Stmt *a, Stmt *b)
+{
+	if (a->name != b->name || a->nmod != b->nmod || a->nop != b->nop)
+		return 0;
+	for (uint32_t k = 0; k < a->nmod; k++)
+		if (a->mod[k] != b->mod[k])
+			return 0;
+	return 1;
+}
+
+/* Whether s reads r (once, as a plain operand past the destination). */
+static int
+reads(Stmt *s, int32_t r)
+{
+	int n = 0;
+
+	for (uint32_t k = 1; k < s->nop; k++)
+		n += s->opd[k].kind == Preg && s->opd[k].reg == r;
+	return n == 1;
+}
+
+/* The next instruction after i, skipping .loc lines; nstmt if none. */
+static uint32_t
+nextins(Func *f, uint32_t i)
+{
+	for (i++; i < f->nstmt && f->stmt[i].kind == Sloc; i++)
+		;
+	return i;
+}
+
+/* The key of link k: its opcode, modifiers and operands, the previous
+ * link's result spelled '@'. */
+static Str
+linkkey(Func *f, Stmt *s, int32_t prev)
+{
+	Buf b = {0};
+	char nb[64];
+	Str k;
+
+	bputs(&b, s->name);
+	for (uint32_t i = 0; i < s->nmod; i++)
+		bputs(&b, s->mod[i]);
+	for (uint32_t i = 1; i < s->nop; i++) {
+		Opnd *o = &s->opd[i];
+		bputs(&b, " ");
+		if (o->kind == Preg && o->reg == prev)
+			bputs(&b, "@");
+		else if (o->kind == Preg)
+			bputs(&b, regname(f, o->reg, nb, sizeof nb));
+		else {
+			bputs(&b, o->minus ? "-" : "");
+			bputs(&b, o->s);
+		}
+	}
+	k = intern(b.p, b.n);
+	free(b.p);
+	return k;
+}
+
+/* The chain that starts at instruction i, if one does. */
+static int
+chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
+{
+	Func *f = x->f;
+	Stmt *s0 = &f->stmt[i];
+	uint32_t n = 0, cap = 64;
+
+	if (!link(x, s0) || !inlines(lines, s0))
+		return 0;
+	c->at = xmalloc(cap * sizeof *c->at);
+	c->at[n++] = i;
+	for (uint32_t j = nextins(f, i); j < f->nstmt; j = nextins(f, j)) {
+		Stmt *p = &f->stmt[c->at[n - 1]], *s = &f->stmt[j];
+		int32_t r = p->opd[0].reg;
+		if (!link(x, s) || !samekind(s0, s) || !inlines(lines, s)
+		|| !reads(s, r) || x->nw[r] != 1 || x->nr[r] != 1)
+			break;
+		if (n == cap)
+			c->at = xrealloc(c->at, (cap *= 2) * sizeof *c->at);
+		c->at[n++] = j;
+	}
+	c->n = n;
+	/* the result too is written once: where the copy stands, it is
+	 * the chain's alone (and the validator finds it by that) */
+	while (n >= Minchain && x->nw[f->stmt[c->at[n - 1]].opd[0].reg] != 1)
+		n--;
+	c->n = n;
+	if (n < Minchain) {
+		free(c->at);
+		return 0;
+	}
+	c->key = xmalloc(n * sizeof *c->key);
+	c->leaf = xmalloc(2 * n * sizeof *c->leaf);
+	c->nleaf = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		Stmt *s = &f->stmt[c->at[k]];
+		int32_t prev = k ? f->stmt[c->at[k - 1]].opd[0].reg : -1;
+		c->key[k] = linkkey(f, s, prev);
+		for (uint32_t q = 1; q < s->nop; q++)
+			if (s->opd[q].kind == Preg && s->opd[q].reg != prev)
+				c->leaf[c->nleaf++] = s->opd[q].reg;
+	}
+	c->done = 0;
+	return 1;
+}
+
+static void
+counts(Ctx *x)
+{
+	Func *f = x->f;
+
+	x->nw = calloc(f->nreg + 1, sizeof *x->nw);
+	x->nr = calloc(f->nreg + 1, sizeof *x->nr);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind != Sins)
+			continue;
+		du(x, &f->stmt[i]);
+		for (uint32_t k = 0; k < x->d.n; k++)
+			x->nw[x->d.v[k]]++;
+		for (uint32_t k = 0; k < x->u.n; k++)
+			x->nr[x->u.v[k]]++;
+	}
+}
+
+/* ---- where the value is available ---- */
+
+/* Per block: the statement after which it has written all of X (a
+ * burst), or UINT32_MAX. */
+static uint32_t
+burst(Ctx *x, Blk *b, const uint8_t *inx, uint32_t nleaf, uint8_t *seen)
+{
+	Func *f = x->f;
+	uint32_t got = 0, last = UINT32_MAX;
+
+	for (uint32_t i = b->first; i < b->end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		du(x, s);
+		for (uint32_t k = 0; k < x->d.n; k++) {
+			int32_t r = x->d.v[k];
+			if (!inx[r])
+				continue;
+			/* a tcgen05.ld or wgmma writes its registers when
+			 * a wait says so, not here: only plain arithmetic */
+			if (s->guard || seen[r] || opklass(s) != Kpure
+			|| hasmod(s, ".cc"))
+				got = UINT32_MAX / 2;   /* spoils it */
+			seen[r] = 1;
+			got++;
+			last = i;
+		}
+	}
+	for (uint32_t i = b->first; i < b->end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		du(x, s);
+		for (uint32_t k = 0; k < x->d.n; k++)
+			seen[x->d.v[k]] = 0;
+	}
+	return got == nleaf ? last : UINT32_MAX;
+}
+
+static int
+opndx(const Opnd *o, const uint8_t *inx)
+{
+	if (o->kind == Preg && o->reg >= 0 && inx[o->reg])
+		return 1;
+	for (uint32_t k = 0; k < o->nsub; k++)
+		if (opndx(&o->sub[k], inx))
+			return 1;
+	return 0;
+}
+
+static int
+writesx(Ctx *x, Stmt *s, const uint8_t *inx)
+{
+	if (s->kind != Sins)
+		return 0;
+	if (s->op == Ounknown) {        /* may write any it names */
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (opndx(&s->opd[k], inx))
+				return 1;
+		return 0;
+	}
+	du(x, s);
+	for (uint32_t k = 0; k < x->d.n; k++)
+		if (inx[x->d.v[k]])
+			return 1;
+	return 0;
+}
+
+/* Forward must-analysis over the blocks: avail[b] whether the value is
+ * there on entry to b.  Optimistic start, iterated down. */
+static void
+avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx, uint8_t *in)
+{
+	uint8_t *out = xmalloc(A->nblk + 1);
+	int changed = 1;
+
+	for (uint32_t b = 0; b < A->nblk; b++)
+		in[b] = b != 0, out[b] = 1;
+	while (changed) {
+		changed = 0;
+		for (uint32_t b = 0; b < A->nblk; b++) {
+			Blk *B = &A->blk[b];
+			uint8_t v = b != 0 && B->npred > 0, o;
+			for (uint32_t k = 0; k < B->npred && v; k++)
+				v = out[B->pred[k]];
+			o = v;
+			for (uint32_t i = B->first; i < B->end; i++) {
+				if (writesx(x, &x->f->stmt[i], inx))
+					o = 0;
+				if (i == bu[b])
+					o = 1;
+			}
+			if (v != in[b] || o != out[b])
+				changed = 1;
+			in[b] = v;
+			out[b] = o;
+		}
+	}
+	free(out);
+}
+
+/* Whether the value is there at statement i. */
+static int
+availat(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx,
+	const uint8_t *in, uint32_t i)
+{
+	uint32_t b = A->blkof[i];
+	int v = in[b];
+
+	for (uint32_t j = A->blk[b].first; j < i; j++) {
+		if (writesx(x, &x->f->stmt[j], inx))
+			v = 0;
+		if (j == bu[b])
+			v = 1;
+	}
+	return v;
+}
+
+/* ---- the rewrite ---- */
+
+static Opnd
+regopnd(Str name)
+{
+	Opnd o;
+
+	memset(&o, 0, sizeof o);
+	o.kind = Preg;
+	o.reg = -1;
+	o.s = name;
+	return o;
+}
+
+static Str
+fresh(const char *pre, uint32_t k)
+{
+	char b[64];
+
+	snprintf(b, sizeof b, "%s%u", pre, k);
+	return interns(b);
+}
+
+/* Link k of template t, writing pre<k> and reading pre<k-1> for the
+ * previous link's result. */
+static Stmt
+copylink(Module *m, Func *f, const Chain *t, uint32_t k, const char *pre)
+{
+	Stmt s = f->stmt[t->at[k]];
+	int32_t prev = k ? f->stmt[t->at[k - 1]].opd[0].reg : -1;
+
+	s.opd = alloc(m->a, s.nop * sizeof *s.opd);
+	memcpy(s.opd, f->stmt[t->at[k]].opd, s.nop * sizeof *s.opd);
+	s.opd[0] = regopnd(fresh(pre, k));
+	for (uint32_t q = 1; q < s.nop; q++)
+		if (s.opd[q].kind == Preg && s.opd[q].reg == prev)
+			s.opd[q] = regopnd(fresh(pre, k - 1));
+	s.dirty = 1;
+	s.lead = (Span){0, 0};
+	return s;
+}
+
+/* mov.T R, g: the copy that replaces a chain writing R. */
+static Stmt
+copyof(Module *m, Func *f, uint32_t at, Str g)
+{
+	Stmt s = f->stmt[at];
+	Reg *r = &f->reg[s.opd[0].reg];
+
+	s.op = Omov;
+	s.name = interns("mov");
+	s.nmod = 1;
+	s.mod = alloc(m->a, sizeof *s.mod);
+	s.mod[0] = r->type;
+	s.nop = 2;
+	s.opd = alloc(m->a, 2 * sizeof *s.opd);
+	s.opd[0] = f->stmt[at].opd[0];
+	s.opd[1] = regopnd(g);
+	s.dirty = 1;
+	s.lead = (Span){0, 0};
+	return s;
+}
+
+static Stmt
+declstmt(Module *m, Func *f, Str type, const char *pre, uint32_t n)
+{
+	Stmt s;
+	Decl *d = alloc(m->a, sizeof *d);
+
+	memset(&s, 0, sizeof s);
+	memset(d, 0, sizeof *d);
+	d->nattr = 2;
+	d->attr = alloc(m->a, 2 * sizeof *d->attr);
+	d->attr[0] = interns(".reg");
+	d->attr[1] = type;
+	d->nname = 1;
+	d->name = alloc(m->a, sizeof *d->name);
+	memset(d->name, 0, sizeof *d->name);
+	d->name->name = interns(pre);
+	d->name->count = (int32_t)n;
+	s.kind = Sdecl;
+	s.decl = d;
+	s.dirty = 1;
+	s.pos = f->pos;
+	return s;
+}
+
+/* A prefix no register of f starts with. */
+static int
+freeprefix(Func *f, char *pre, size_t n, uint32_t t)
+{
+	snprintf(pre, n, "%%pxe%u_", t);
+	for (uint32_t r = 0; r < f->nreg; r++)
+		if (!strncmp(f->reg[r].prefix, "%pxe", 4))
+			return 0;
+	return 1;
+}
+
+/* Where the new declaration goes: after the body's leading ones. */
+static uint32_t
+declat(Func *f)
+{
+	uint32_t at = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind == Sins || f->stmt[i].kind == Sopen)
+			break;
+		if (f->stmt[i].kind == Sdecl)
+			at = i + 1;
+	}
+	return at;
+}
+
+typedef struct Edit {
+	uint32_t at;            /* before statement at */
+	int kind;               /* 0 the template's links, 1 a copy
+	                         * replacing statement at, 2 drop at,
+	                         * 3 the declaration */
+	uint32_t t;
+} Edit;
+
+static int
+editcmp(const void *a, const void *b)
+{
+	const Edit *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+typedef struct Plan {
+	Edit *e;
+	uint32_t n, cap;
+} Plan;
+
+static void
+plan(Plan *p, uint32_t at, int kind, uint32_t t)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->e = xrealloc(p->e, p->cap * sizeof *p->e);
+	}
+	p->e[p->n++] = (Edit){at, kind, t};
+}
+
+/* Whether chain d begins with template t's links. */
+static int
+prefixof(const Chain *t, const Chain *d)
+{
+	if (d->n < t->n)
+		return 0;
+	for (uint32_t k = 0; k < t->n; k++)
+		if (d->key[k] != t->key[k])
+			return 0;
+	return 1;
+}
+
+/* Plans template t: its links after each burst, a copy for each chain
+ * that begins with it where the value is available.  Returns the
+ * number of chains replaced. */
+static uint32_t
+plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
+{
+	Func *f = x->f;
+	Chain *t = &x->c[ti];
+	uint8_t *inx = calloc(f->nreg + 1, 1), *seen = calloc(f->nreg + 1, 1);
+	uint32_t *bu = xmalloc((A->nblk + 1) * sizeof *bu), nb = 0, nx = 0;
+	uint8_t *in = xmalloc(A->nblk + 1);
+	uint32_t got = 0, mark = p->n;
+
+	for (uint32_t k = 0; k < t->nleaf; k++)
+		nx += !inx[t->leaf[k]], inx[t->leaf[k]] = 1;
+	for (uint32_t b = 0; b < A->nblk; b++) {
+		bu[b] = burst(x, &A->blk[b], inx, nx, seen);
+		nb += bu[b] != UINT32_MAX;
+	}
+	if (nb) {
+		avail(x, A, bu, inx, in);
+		for (uint32_t c = 0; c < x->nc; c++) {
+			Chain *d = &x->c[c];
+			if (d->done || !prefixof(t, d)
+			|| !availat(x, A, bu, inx, in, d->at[0]))
+				continue;
+			for (uint32_t k = 0; k + 1 < t->n; k++)
+				plan(p, d->at[k], 2, ti);
+			plan(p, d->at[t->n - 1], 1, ti);
+			d->done = 1;
+			got++;
+		}
+	}
+	if (got) {
+		for (uint32_t b = 0; b < A->nblk; b++)
+			if (bu[b] != UINT32_MAX)
+				plan(p, bu[b] + 1, 0, ti);
+	} else
+		p->n = mark;
+	t->done = 1;
+	free(inx);
+	free(seen);
+	free(bu);
+	free(in);
+	return got;
+}
+
+static void
+apply(Module *m, Ctx *x, Plan *p, const char (*pre)[32], const Str *type)
+{
+	Func *f = x->f;
+	Stmt *v;
+	uint32_t k = 0, e = 0, extra = 0;
+
+	qsort(p->e, p->n, sizeof *p->e, editcmp);
+	for (uint32_t i = 0; i < p->n; i++)
+		extra += p->e[i].kind == 0 ? x->c[p->e[i].t].n : 1;
+	v = alloc(m->a, (f->nstmt + extra + 1) * sizeof *v);
+	for (uint32_t i = 0; i <= f->nstmt; i++) {
+		int drop = 0;
+		for (; e < p->n && p->e[e].at == i; e++) {
+			Edit *d = &p->e[e];
+			Chain *t = &x->c[d->t];
+			if (d->kind == 0)
+				for (uint32_t q = 0; q < t->n; q++)
+					v[k++] = copylink(m, f, t, q, pre[d->t]);
+			else if (d->kind == 3)
+				v[k++] = declstmt(m, f, type[d->t], pre[d->t],
+					t->n);
+			else if (d->kind == 1)
+				v[k++] = copyof(m, f, i, fresh(pre[d->t],
+					t->n - 1)), drop = 1;
+			else
+				drop = 1;
+		}
+		if (i < f->nstmt && !drop)
+			v[k++] = f->stmt[i];
+	}
+	f->stmt = v;
+	f->nstmt = k;
+	f->dirty = 1;
+}
+
+static uint32_t
+run(Module *m, Func *f, const uint32_t *lines, int write)
+{
+	Ctx x = {f, {0}, {0}, 0, 0, 0, 0};
+	Plan p = {0};
+	uint32_t got = 0, nt = 0;
+	char (*pre)[32] = 0;
+	Str *type = 0;
+
+	counts(&x);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Chain c;
+		if (!chainat(&x, i, lines, &c))
+			continue;
+		x.c = xrealloc(x.c, (x.nc + 1) * sizeof *x.c);
+		x.c[x.nc++] = c;
+		i = c.at[c.n - 1];
+	}
+	if (x.nc) {
+		/* names and types per chain; only templates use theirs */
+		pre = xmalloc(x.nc * sizeof *pre);
+		type = xmalloc(x.nc * sizeof *type);
+		fillcfg(f, m);
+		for (uint32_t t = 0; t < x.nc; t++) {
+			if (x.c[t].done || !freeprefix(f, pre[t], sizeof *pre,
+				nt))
+				continue;
+			uint32_t g = plantemplate(&x, f->ana, t, &p);
+			if (!g)
+				continue;
+			type[t] = f->reg[f->stmt[x.c[t].at[0]].opd[0].reg].type;
+			plan(&p, declat(f), 3, t);
+			got += g;
+			nt++;
+		}
+		freeana(f);
+	}
+	if (got && write) {
+		apply(m, &x, &p, pre, type);
+		Regmemo *memo = 0;
+		resolve(m, f, &memo);
+		regmemofree(memo);
+	}
+	for (uint32_t c = 0; c < x.nc; c++) {
+		free(x.c[c].at);
+		free(x.c[c].key);
+		free(x.c[c].leaf);
+	}
+	free(x.c);
+	free(x.nw);
+	free(x.nr);
+	free(x.d.v);
+	free(x.u.v);
+	free(p.e);
+	free(pre);
+	free(type);
+	return got;
+}
+
+uint32_t
+early(Module *m, Func *f, const uint32_t *lines)
+{
+	return run(m, f, lines, 1);
+}
+
+/* Whether early would replace a sum in some function of m (the search
+ * tries its variants only then). */
+int
+earlyfinds(Module *m)
+{
+	for (uint32_t i = 0; i < m->nitem; i++)
+		if (m->item[i].kind == Ifunc && m->item[i].fn->body
+		&& run(m, m->item[i].fn, 0, 0))
+			return 1;
+	return 0;
+}
