@@ -16,28 +16,30 @@
  * all at once.  This pass computes the chain again, into registers of
  * its own (%pxeK_<n>), right after each burst, and replaces each chain
  * over X that finds that value available (the one at the top of the
- * loop, the one after it) by a copy of the result.  The additions keep
+ * loop, the one after it) by copies of its results.  The additions keep
  * their operands and order, so the sum is bit for bit the same.
  *
- * A chain: consecutive instructions (.loc lines between) of one opcode
- * and modifiers, pure and unguarded, each writing one register that the
- * next reads and nothing else does, Minchain or more.  A burst: a block
- * that writes every register of X, each once and unguarded.  The value
- * is available where every path from the entry passed a burst and no
- * write of X since.  The validator (vearly.c) proves it again on the
- * result, sharing nothing with this file. */
+ * A chain: Minchain or more consecutive instructions (.loc lines
+ * between) of one opcode and modifiers, pure and unguarded, each
+ * writing one register that at most one later member reads and nothing
+ * else does: a forest of at most Maxroots trees (on Hopper Triton sums
+ * two rows at once, interleaved), whose roots are written once.  A
+ * burst: a block that writes every register of X, each once, unguarded,
+ * by plain arithmetic (not a tcgen05.ld or wgmma, which write at their
+ * wait).  The value is available where every path from the entry
+ * passed a burst and no write of X since.  The validator (vearly.c)
+ * proves it again on the result, sharing nothing with this file. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
 
-enum { Minchain = 16 };
+enum { Minchain = 16, Maxroots = 4 };
 
 typedef struct Chain {
 	uint32_t *at;           /* its instructions, in order */
 	uint32_t n;
 	Str *key;               /* per instruction: op, modifiers, leaves */
-	int32_t *leaf;          /* X: the registers it reads but the links */
-	uint32_t nleaf;
+	uint8_t *root;          /* members whose result no member reads */
 	int done;               /* replaced, or a template already */
 } Chain;
 
@@ -47,6 +49,7 @@ typedef struct Ctx {
 	uint32_t *nw, *nr;      /* statements writing, reading a register */
 	Chain *c;
 	uint32_t nc;
+	uint32_t far;           /* sums replaced away from every burst */
 } Ctx;
 
 /* The registers s writes and reads, in x->d and x->u. */
@@ -91,17 +94,6 @@ samekind(Stmt *a, Stmt *b)
 	return 1;
 }
 
-/* Whether s reads r (once, as a plain operand past the destination). */
-static int
-reads(Stmt *s, int32_t r)
-{
-	int n = 0;
-
-	for (uint32_t k = 1; k < s->nop; k++)
-		n += s->opd[k].kind == Preg && s->opd[k].reg == r;
-	return n == 1;
-}
-
 /* The next instruction after i, skipping .loc lines; nstmt if none. */
 static uint32_t
 nextins(Func *f, uint32_t i)
@@ -111,23 +103,35 @@ nextins(Func *f, uint32_t i)
 	return i;
 }
 
-/* The key of link k: its opcode, modifiers and operands, the previous
- * link's result spelled '@'. */
-static Str
-linkkey(Func *f, Stmt *s, int32_t prev)
+/* Which of the first k members (statements at[]) writes r, or -1. */
+static int32_t
+member(Func *f, const uint32_t *at, uint32_t k, int32_t r)
 {
+	for (uint32_t j = 0; j < k; j++)
+		if (f->stmt[at[j]].opd[0].reg == r)
+			return (int32_t)j;
+	return -1;
+}
+
+/* The key of member k: its opcode, modifiers and operands, a member's
+ * result spelled @j. */
+static Str
+memberkey(Func *f, const uint32_t *at, uint32_t k)
+{
+	Stmt *s = &f->stmt[at[k]];
 	Buf b = {0};
 	char nb[64];
-	Str k;
+	Str key;
 
 	bputs(&b, s->name);
 	for (uint32_t i = 0; i < s->nmod; i++)
 		bputs(&b, s->mod[i]);
 	for (uint32_t i = 1; i < s->nop; i++) {
 		Opnd *o = &s->opd[i];
+		int32_t j = o->kind == Preg ? member(f, at, k, o->reg) : -1;
 		bputs(&b, " ");
-		if (o->kind == Preg && o->reg == prev)
-			bputs(&b, "@");
+		if (j >= 0)
+			bprintf(&b, "@%d", j);
 		else if (o->kind == Preg)
 			bputs(&b, regname(f, o->reg, nb, sizeof nb));
 		else {
@@ -135,12 +139,41 @@ linkkey(Func *f, Stmt *s, int32_t prev)
 			bputs(&b, o->s);
 		}
 	}
-	k = intern(b.p, b.n);
+	key = intern(b.p, b.n);
 	free(b.p);
-	return k;
+	return key;
 }
 
-/* The chain that starts at instruction i, if one does. */
+/* Marks in root the first n members whose result none of them reads;
+ * returns how many, or 0 when one of them is written more than once
+ * (where a copy stands, the result must be the chain's alone, and the
+ * validator finds it by that). */
+static uint32_t
+roots(Ctx *x, const uint32_t *at, uint32_t n, uint8_t *root)
+{
+	Func *f = x->f;
+	uint32_t got = 0;
+
+	memset(root, 1, n);
+	for (uint32_t k = 1; k < n; k++) {
+		Stmt *s = &f->stmt[at[k]];
+		for (uint32_t q = 1; q < s->nop; q++) {
+			int32_t j = s->opd[q].kind == Preg
+				? member(f, at, k, s->opd[q].reg) : -1;
+			if (j >= 0)
+				root[j] = 0;
+		}
+	}
+	for (uint32_t j = 0; j < n; j++)
+		if (root[j] && (got++, x->nw[f->stmt[at[j]].opd[0].reg] != 1))
+			return 0;
+	return got;
+}
+
+/* The chain (a reduction: a forest of few trees, Triton's two
+ * interleaved row sums on Hopper) that starts at instruction i: a run
+ * of instructions of one kind, each member's result read by at most
+ * one later member and by nothing else. */
 static int
 chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 {
@@ -153,36 +186,34 @@ chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 	c->at = xmalloc(cap * sizeof *c->at);
 	c->at[n++] = i;
 	for (uint32_t j = nextins(f, i); j < f->nstmt; j = nextins(f, j)) {
-		Stmt *p = &f->stmt[c->at[n - 1]], *s = &f->stmt[j];
-		int32_t r = p->opd[0].reg;
-		if (!link(x, s) || !samekind(s0, s) || !inlines(lines, s)
-		|| !reads(s, r) || x->nw[r] != 1 || x->nr[r] != 1)
+		Stmt *s = &f->stmt[j];
+		int ok = link(x, s) && samekind(s0, s) && inlines(lines, s);
+		for (uint32_t q = 1; q < s->nop && ok; q++) {
+			int32_t r = s->opd[q].kind == Preg ? s->opd[q].reg : -1;
+			if (r >= 0 && member(f, c->at, n, r) >= 0)
+				ok = x->nw[r] == 1 && x->nr[r] == 1;
+		}
+		if (!ok)
 			break;
 		if (n == cap)
 			c->at = xrealloc(c->at, (cap *= 2) * sizeof *c->at);
 		c->at[n++] = j;
 	}
-	c->n = n;
-	/* the result too is written once: where the copy stands, it is
-	 * the chain's alone (and the validator finds it by that) */
-	while (n >= Minchain && x->nw[f->stmt[c->at[n - 1]].opd[0].reg] != 1)
-		n--;
+	c->root = xmalloc(n + 1);
+	for (; n >= Minchain; n--) {
+		uint32_t r = roots(x, c->at, n, c->root);
+		if (r && r <= Maxroots)
+			break;
+	}
 	c->n = n;
 	if (n < Minchain) {
 		free(c->at);
+		free(c->root);
 		return 0;
 	}
 	c->key = xmalloc(n * sizeof *c->key);
-	c->leaf = xmalloc(2 * n * sizeof *c->leaf);
-	c->nleaf = 0;
-	for (uint32_t k = 0; k < n; k++) {
-		Stmt *s = &f->stmt[c->at[k]];
-		int32_t prev = k ? f->stmt[c->at[k - 1]].opd[0].reg : -1;
-		c->key[k] = linkkey(f, s, prev);
-		for (uint32_t q = 1; q < s->nop; q++)
-			if (s->opd[q].kind == Preg && s->opd[q].reg != prev)
-				c->leaf[c->nleaf++] = s->opd[q].reg;
-	}
+	for (uint32_t k = 0; k < n; k++)
+		c->key[k] = memberkey(f, c->at, k);
 	c->done = 0;
 	return 1;
 }
@@ -347,26 +378,28 @@ fresh(const char *pre, uint32_t k)
 	return interns(b);
 }
 
-/* Link k of template t, writing pre<k> and reading pre<k-1> for the
- * previous link's result. */
+/* Member k of template t, writing pre<k> and reading pre<j> for member
+ * j's result. */
 static Stmt
 copylink(Module *m, Func *f, const Chain *t, uint32_t k, const char *pre)
 {
 	Stmt s = f->stmt[t->at[k]];
-	int32_t prev = k ? f->stmt[t->at[k - 1]].opd[0].reg : -1;
 
 	s.opd = alloc(m->a, s.nop * sizeof *s.opd);
 	memcpy(s.opd, f->stmt[t->at[k]].opd, s.nop * sizeof *s.opd);
 	s.opd[0] = regopnd(fresh(pre, k));
-	for (uint32_t q = 1; q < s.nop; q++)
-		if (s.opd[q].kind == Preg && s.opd[q].reg == prev)
-			s.opd[q] = regopnd(fresh(pre, k - 1));
+	for (uint32_t q = 1; q < s.nop; q++) {
+		int32_t j = s.opd[q].kind == Preg ? member(f, t->at, k,
+			s.opd[q].reg) : -1;
+		if (j >= 0)
+			s.opd[q] = regopnd(fresh(pre, (uint32_t)j));
+	}
 	s.dirty = 1;
 	s.lead = (Span){0, 0};
 	return s;
 }
 
-/* mov.T R, g: the copy that replaces a chain writing R. */
+/* mov.T R, g: the copy that replaces a member writing R. */
 static Stmt
 copyof(Module *m, Func *f, uint32_t at, Str g)
 {
@@ -439,10 +472,10 @@ declat(Func *f)
 
 typedef struct Edit {
 	uint32_t at;            /* before statement at */
-	int kind;               /* 0 the template's links, 1 a copy
-	                         * replacing statement at, 2 drop at,
-	                         * 3 the declaration */
-	uint32_t t;
+	int kind;               /* 0 the template's members, 1 a copy
+	                         * of member k replacing statement at,
+	                         * 2 drop at, 3 the declaration */
+	uint32_t t, k;
 } Edit;
 
 static int
@@ -461,13 +494,13 @@ typedef struct Plan {
 } Plan;
 
 static void
-plan(Plan *p, uint32_t at, int kind, uint32_t t)
+plan(Plan *p, uint32_t at, int kind, uint32_t t, uint32_t k)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 64;
 		p->e = xrealloc(p->e, p->cap * sizeof *p->e);
 	}
-	p->e[p->n++] = (Edit){at, kind, t};
+	p->e[p->n++] = (Edit){at, kind, t, k};
 }
 
 /* Whether chain d begins with template t's links. */
@@ -480,6 +513,45 @@ prefixof(const Chain *t, const Chain *d)
 		if (d->key[k] != t->key[k])
 			return 0;
 	return 1;
+}
+
+/* Where d begins with t's members, its results at t's roots are
+ * written once (t's are: roots()). */
+static int
+sameroots(Ctx *x, const Chain *t, const Chain *d)
+{
+	for (uint32_t k = 0; k < t->n; k++)
+		if (t->root[k] && x->nw[x->f->stmt[d->at[k]].opd[0].reg] != 1)
+			return 0;
+	return 1;
+}
+
+/* Shortens template t to what it has in common with every chain that
+ * shares Minchain members with it: the sum in the loop may go on (the
+ * two row sums added) where the one after the loop does not, and one
+ * template serves both. */
+static void
+shorten(Ctx *x, Chain *t)
+{
+	uint32_t n = t->n;
+
+	for (uint32_t c = 0; c < x->nc; c++) {
+		Chain *d = &x->c[c];
+		uint32_t k = 0;
+		if (d == t || d->done)
+			continue;
+		while (k < n && k < d->n && d->key[k] == t->key[k])
+			k++;
+		if (k >= Minchain && k < n)
+			n = k;
+	}
+	if (n < t->n) {
+		uint32_t r = roots(x, t->at, n, t->root);
+		if (r && r <= Maxroots)
+			t->n = n;
+		else
+			roots(x, t->at, t->n, t->root);
+	}
 }
 
 /* Plans template t: its links after each burst, a copy for each chain
@@ -495,8 +567,15 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 	uint8_t *in = xmalloc(A->nblk + 1);
 	uint32_t got = 0, mark = p->n;
 
-	for (uint32_t k = 0; k < t->nleaf; k++)
-		nx += !inx[t->leaf[k]], inx[t->leaf[k]] = 1;
+	shorten(x, t);
+	for (uint32_t k = 0; k < t->n; k++) {
+		Stmt *s = &f->stmt[t->at[k]];
+		for (uint32_t q = 1; q < s->nop; q++) {
+			int32_t r = s->opd[q].kind == Preg ? s->opd[q].reg : -1;
+			if (r >= 0 && member(f, t->at, k, r) < 0 && !inx[r])
+				nx++, inx[r] = 1;
+		}
+	}
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		bu[b] = burst(x, &A->blk[b], inx, nx, seen);
 		nb += bu[b] != UINT32_MAX;
@@ -508,17 +587,21 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 			if (d->done || !prefixof(t, d)
 			|| !availat(x, A, bu, inx, in, d->at[0]))
 				continue;
-			for (uint32_t k = 0; k + 1 < t->n; k++)
-				plan(p, d->at[k], 2, ti);
-			plan(p, d->at[t->n - 1], 1, ti);
+			if (!sameroots(x, t, d))
+				continue;
+			for (uint32_t k = 0; k < t->n; k++)
+				plan(p, d->at[k], t->root[k] ? 1 : 2, ti, k);
 			d->done = 1;
 			got++;
+			/* in a block with no burst: the value crossed an
+			 * edge (a back edge, a loop's exit) to get here */
+			x->far += bu[A->blkof[d->at[0]]] == UINT32_MAX;
 		}
 	}
 	if (got) {
 		for (uint32_t b = 0; b < A->nblk; b++)
 			if (bu[b] != UINT32_MAX)
-				plan(p, bu[b] + 1, 0, ti);
+				plan(p, bu[b] + 1, 0, ti, 0);
 	} else
 		p->n = mark;
 	t->done = 1;
@@ -553,7 +636,7 @@ apply(Module *m, Ctx *x, Plan *p, const char (*pre)[32], const Str *type)
 					t->n);
 			else if (d->kind == 1)
 				v[k++] = copyof(m, f, i, fresh(pre[d->t],
-					t->n - 1)), drop = 1;
+					d->k)), drop = 1;
 			else
 				drop = 1;
 		}
@@ -568,7 +651,7 @@ apply(Module *m, Ctx *x, Plan *p, const char (*pre)[32], const Str *type)
 static uint32_t
 run(Module *m, Func *f, const uint32_t *lines, int write)
 {
-	Ctx x = {f, {0}, {0}, 0, 0, 0, 0};
+	Ctx x = {f, {0}, {0}, 0, 0, 0, 0, 0};
 	Plan p = {0};
 	uint32_t got = 0, nt = 0;
 	char (*pre)[32] = 0;
@@ -596,7 +679,7 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 			if (!g)
 				continue;
 			type[t] = f->reg[f->stmt[x.c[t].at[0]].opd[0].reg].type;
-			plan(&p, declat(f), 3, t);
+			plan(&p, declat(f), 3, t, 0);
 			got += g;
 			nt++;
 		}
@@ -611,7 +694,7 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 	for (uint32_t c = 0; c < x.nc; c++) {
 		free(x.c[c].at);
 		free(x.c[c].key);
-		free(x.c[c].leaf);
+		free(x.c[c].root);
 	}
 	free(x.c);
 	free(x.nw);
@@ -621,7 +704,7 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 	free(p.e);
 	free(pre);
 	free(type);
-	return got;
+	return write ? got : x.far;
 }
 
 uint32_t
@@ -630,8 +713,10 @@ early(Module *m, Func *f, const uint32_t *lines)
 	return run(m, f, lines, 1);
 }
 
-/* Whether early would replace a sum in some function of m (the search
- * tries its variants only then). */
+/* Whether early would replace a sum in some function of m where the
+ * value crossed a block edge: the search tries its variants only then
+ * (next to its burst, a sum is what the schedulers can move anyway, and
+ * each variant costs a ptxas run). */
 int
 earlyfinds(Module *m)
 {
