@@ -455,6 +455,10 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		depth -= f->stmt[j].kind == Sclose && depth;
 		if (f->stmt[j].kind == Sdecl && !depth)
 			return 0;
+		/* an instruction the table does not know may touch any
+		 * register (the validator says so too: opt fuzzer) */
+		if (f->stmt[j].kind == Sins && f->stmt[j].op == Ounknown)
+			return 0;
 		depth += f->stmt[j].kind == Sopen;
 	}
 	up = calloc(end - hi + 1, 1);
