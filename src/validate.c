@@ -38,6 +38,11 @@
  *     between only at their top and leaves only at their bottom, and
  *     nothing it passes writes what it reads or touches what it writes
  *     (see hoisted).
+ *   - B may declare registers A does not, written only by arithmetic
+ *     and read only by copies whose value is proven on B's own blocks
+ *     to be what A computes into the copy's destination (vearly.c);
+ *     B without them, each copy replaced by A's computation, is what
+ *     the rest of this file compares.
  * Anything else it cannot prove, and says where. */
 #include <stdlib.h>
 #include <string.h>
@@ -2007,6 +2012,13 @@ helpvalidate(FILE *f)
 "and between them the same instructions, reordered only where no\n"
 "register, memory, barrier, fence, async, collective or carry-flag\n"
 "dependence forbids it.  It shares no code with the schedulers.\n"
+"Beyond reordering it proves the rewrites opt makes: copies removed,\n"
+"constants and address math computed again, wgmma waits added and\n"
+"groups split, arithmetic run before a wait loop, setmaxnreg budgets\n"
+"re-split where they fit the register file, and registers NEW declares\n"
+"that ORIG does not (the early pass): written only by arithmetic, read\n"
+"only by copies, each copy's value the same on every path and the one\n"
+"ORIG computes into the copy's destination.\n"
 "\n"
 "Exit status: 0 proven, 1 not proven (the first reason is printed),\n"
 "2 a file cannot be read or parsed.\n");
