@@ -1,6 +1,6 @@
 #!/bin/sh
 # Kernels opt was not tuned on: Triton's FMHA (../shared/triton/
-# fa_kernel.py) in 21 configurations the corpus does not hold (bf16,
+# fa_kernel.py) in 23 configurations, all but one not in the corpus (bf16,
 # causal, other tiles, warps and stages; sm_80 to sm_120a), each as
 # launched with 16-aligned tensors and as for misaligned ones, compiled here
 # without a GPU by Triton 3.6 (tools/gen-triton.py), then bench/opt.sh's
