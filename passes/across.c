@@ -288,7 +288,7 @@ closed(Func *f, uint32_t lo, uint32_t hi)
 /* What [lo, here) of a run and its segment writes and reads, and what
  * the run [lo, hi) itself touches: a stamp per register, so a segment
  * of thousands costs one pass, not one per statement that might move. */
-typedef struct Seen { uint32_t *w, *r, *run, stamp; } Seen;
+typedef struct Seen { uint32_t *w, *r, *run, *mw, *mr, stamp; } Seen;
 
 /* Per statement, the registers it reads for the last time: those not
  * live after it (live.c).  Text order would not do: Triton's peeled
@@ -296,7 +296,11 @@ typedef struct Seen { uint32_t *w, *r, *run, stamp; } Seen;
  * first iteration's converts never read them last in the text, though
  * the values die there.  Kept per statement as a range of reg[], and
  * permuted with the statements. */
-typedef struct Dies { uint32_t *lo, *hi; int32_t *reg; } Dies;
+typedef struct Dies {
+	uint32_t *lo, *hi;
+	int32_t *reg;
+	uint8_t *risen;         /* per statement: hoisted in an earlier sweep */
+} Dies;
 
 typedef struct Pair { uint32_t i; int32_t r; } Pair;
 
@@ -347,6 +351,7 @@ filldies(Module *m, Func *f, Dies *d, Regs *r)
 	if (n)
 		qsort(p, n, sizeof *p, paircmp);
 	d->lo = calloc(f->nstmt + 1, sizeof *d->lo);
+	d->risen = calloc(f->nstmt + 1, 1);
 	d->hi = calloc(f->nstmt + 1, sizeof *d->hi);
 	d->reg = xmalloc((n + 1) * sizeof *d->reg);
 	uint32_t k = 0;
@@ -397,6 +402,24 @@ clashes(const Seen *sn, const Regs *x)
 	for (uint32_t k = 0; k < x->d.n; k++)
 		if (sn->w[x->d.v[k]] == sn->stamp
 		|| sn->r[x->d.v[k]] == sn->stamp)
+			return 1;
+	return 0;
+}
+
+/* Whether x shares a register with a statement that rises before it,
+ * in this sweep or an earlier one that left it at the end of the
+ * segment x would join: x then stays below the run, as the validator
+ * proves each risen statement against those after it in its new
+ * segment (the opt fuzzer, fo31: a max chain rising link by link). */
+static int
+follows(const Seen *sn, const Regs *x)
+{
+	for (uint32_t k = 0; k < x->u.n; k++)
+		if (sn->mw[x->u.v[k]] == sn->stamp)
+			return 1;
+	for (uint32_t k = 0; k < x->d.n; k++)
+		if (sn->mw[x->d.v[k]] == sn->stamp
+		|| sn->mr[x->d.v[k]] == sn->stamp)
 			return 1;
 	return 0;
 }
@@ -463,6 +486,16 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	}
 	up = calloc(end - hi + 1, 1);
 	sn->stamp++;
+	/* what rose in an earlier sweep to the end of the segment above
+	 * the run stays before what rises now: as for one sweep (follows) */
+	for (uint32_t j = lo; j > 0 && !fx[j - 1]; j--)
+		if (d->risen[j - 1]) {
+			regsof(&f->stmt[j - 1], r);
+			for (uint32_t q = 0; q < r->d.n; q++)
+				sn->mw[r->d.v[q]] = sn->stamp;
+			for (uint32_t q = 0; q < r->u.n; q++)
+				sn->mr[r->u.v[q]] = sn->stamp;
+		}
 	for (uint32_t j = lo; j < hi; j++) {
 		regsof(&f->stmt[j], r);
 		see(sn, r);
@@ -478,10 +511,14 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		 * moved or not: the moved ones keep their order */
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
-		&& !touches(r, tm, done)
+		&& !touches(r, tm, done) && !follows(sn, r)
 		&& gain(f, i, r, d, sn) > 0) {
 			up[i - hi] = 1;
 			n++;
+			for (uint32_t q = 0; q < r->d.n; q++)
+				sn->mw[r->d.v[q]] = sn->stamp;
+			for (uint32_t q = 0; q < r->u.n; q++)
+				sn->mr[r->u.v[q]] = sn->stamp;
 		}
 		see(sn, r);
 	}
@@ -489,19 +526,21 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		/* [moved ones][lo..hi)[the rest of the segment], and each
 		 * statement's dying reads go with it */
 		Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
-		uint32_t *tl = xmalloc(2 * (end - lo) * sizeof *tl);
+		uint32_t *tl = xmalloc(3 * (end - lo) * sizeof *tl);
 		for (int pass = 0; pass < 2; pass++)
 			for (uint32_t i = pass ? lo : hi; i < end; i++) {
 				if (pass ? i >= hi && up[i - hi] : !up[i - hi])
 					continue;
-				tl[2 * k] = d->lo[i];
-				tl[2 * k + 1] = d->hi[i];
+				tl[3 * k] = d->lo[i];
+				tl[3 * k + 1] = d->hi[i];
+				tl[3 * k + 2] = !pass || d->risen[i];
 				tmp[k++] = f->stmt[i];
 			}
 		memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
 		for (uint32_t j = 0; j < k; j++) {
-			d->lo[lo + j] = tl[2 * j];
-			d->hi[lo + j] = tl[2 * j + 1];
+			d->lo[lo + j] = tl[3 * j];
+			d->hi[lo + j] = tl[3 * j + 1];
+			d->risen[lo + j] = (uint8_t)tl[3 * j + 2];
 		}
 		free(tmp);
 		free(tl);
@@ -560,7 +599,9 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 	uint32_t moved = 0, n = 1;
 	Seen sn = {calloc(f->nreg + 1, sizeof *sn.w),
 		calloc(f->nreg + 1, sizeof *sn.r),
-		calloc(f->nreg + 1, sizeof *sn.run), 0};
+		calloc(f->nreg + 1, sizeof *sn.run),
+		calloc(f->nreg + 1, sizeof *sn.mw),
+		calloc(f->nreg + 1, sizeof *sn.mr), 0};
 	uint8_t *tm = tmemnames(f);
 
 	filldies(m, f, &d, &r);
@@ -568,11 +609,14 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 		moved += n = hoistround(f, &d, lines, tm, &sn, &r);
 	free(tm);
 	free(d.lo);
+	free(d.risen);
 	free(d.hi);
 	free(d.reg);
 	free(sn.w);
 	free(sn.r);
 	free(sn.run);
+	free(sn.mw);
+	free(sn.mr);
 	free(r.d.v);
 	free(r.u.v);
 	return moved;
