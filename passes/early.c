@@ -33,7 +33,7 @@
 #include <string.h>
 #include "all.h"
 
-enum { Minchain = 16, Maxroots = 4 };
+enum { Minchain = 16, Maxroots = 4, Maxrun = 1024 };
 
 typedef struct Chain {
 	uint32_t *at;           /* its instructions, in order */
@@ -185,14 +185,25 @@ chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 		return 0;
 	c->at = xmalloc(cap * sizeof *c->at);
 	c->at[n++] = i;
-	for (uint32_t j = nextins(f, i); j < f->nstmt; j = nextins(f, j)) {
+	/* a member that reads no member starts a tree: at most Maxroots
+	 * of them, so a run of unrelated instructions of one kind ends at
+	 * once (and every member but a tree's last is read once: at most
+	 * Maxroots roots); Maxrun bounds the quadratic member() scans */
+	uint32_t starts = 1;
+	for (uint32_t j = nextins(f, i); j < f->nstmt && n < Maxrun;
+		j = nextins(f, j)) {
 		Stmt *s = &f->stmt[j];
 		int ok = link(x, s) && samekind(s0, s) && inlines(lines, s);
+		int reads = 0;
 		for (uint32_t q = 1; q < s->nop && ok; q++) {
 			int32_t r = s->opd[q].kind == Preg ? s->opd[q].reg : -1;
-			if (r >= 0 && member(f, c->at, n, r) >= 0)
+			if (r >= 0 && member(f, c->at, n, r) >= 0) {
 				ok = x->nw[r] == 1 && x->nr[r] == 1;
+				reads = 1;
+			}
 		}
+		if (ok && !reads && ++starts > Maxroots)
+			ok = 0;
 		if (!ok)
 			break;
 		if (n == cap)
