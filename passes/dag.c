@@ -219,7 +219,51 @@ typedef struct Regscratch {
 	                         * region (reset after each) */
 	uint8_t *wgr;           /* per register: a wgmma's accumulator or
 	                         * A fragment (fenceedges) */
+	int paramloc;           /* .param accesses may reach local memory */
 } Regscratch;
+
+/* Whether operand o names one of f's parameters or return values. */
+static int
+nameofparam(const Opnd *o, const Func *f)
+{
+	for (uint32_t i = 0; i < o->nsub; i++)
+		if (nameofparam(&o->sub[i], f))
+			return 1;
+	if (o->kind != Psym || !o->s)
+		return 0;
+	for (uint32_t i = 0; i < f->npar + f->nret; i++) {
+		const Decl *d = i < f->npar ? &f->par[i] : &f->ret[i - f->npar];
+		for (uint32_t j = 0; j < d->nname; j++)
+			if (!strcmp(d->name[j].name, o->s))
+				return 1;
+	}
+	return 0;
+}
+
+/* A .func that names a parameter other than as the address of its own
+ * ld.param or st.param has taken its address: the parameter then lives
+ * in local memory, which generic and .local accesses reach, so .param
+ * accesses order with those too (the validator's rule as well: the opt
+ * fuzzer's fo32, a mangled st to func_retval0 that the scheduler moved
+ * a st.param across). */
+static int
+paramislocal(const Func *f)
+{
+	if (f->entry)
+		return 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		const Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		int direct = (s->op == Old || s->op == Ost)
+			&& spaces((Stmt *)s) == Sparm;
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (!(direct && s->opd[k].kind == Paddr)
+			&& nameofparam(&s->opd[k], f))
+				return 1;
+	}
+	return 0;
+}
 
 static void
 regedges(Dag *g, Regscratch *x)
@@ -372,6 +416,8 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
 	if (n->klass == Ktmem)  /* as Kord here: see Ktmem in all.h */
 		n->klass = Kord;
 	n->space = (uint8_t)spaces(s);
+	if (x->paramloc && (n->space & Sparm))
+		n->space |= Sloc_;
 	n->lat = (uint8_t)opinfo[s->op].lat;
 }
 
@@ -445,6 +491,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 		die("out of memory");
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = -1;
+	x.paramloc = paramislocal(f);
 	labeltargets(f, tgt);
 	for (uint32_t k = 0; k < f->nstmt && !x.wgr; k++)
 		if (f->stmt[k].kind == Sins && f->stmt[k].op == Owgmma_fence) {
