@@ -27,8 +27,21 @@
 #include <string.h>
 #include "all.h"
 
+/* An operand of a value: another value, a register read (a leaf), by
+ * its declaration's prefix and index (the same in A and B), or a
+ * literal. */
+typedef struct Varg {
+	int kind;               /* 0 value, 1 leaf, 2 literal */
+	int32_t id;             /* value, or the literal's minus */
+	Str s;                  /* leaf prefix, literal spelling */
+	uint32_t idx;           /* leaf index; named: UINT32_MAX */
+} Varg;
+
 typedef struct Vnode {
-	Str key;
+	Str key;                /* op, modifiers, args: for hash-consing */
+	Str op;                 /* opcode and modifiers */
+	Varg *arg;
+	uint32_t narg;
 	int32_t *leaf;          /* B's register ids, sorted, unique */
 	uint32_t nleaf;
 } Vnode;
@@ -40,6 +53,7 @@ typedef struct Ve {
 	int32_t *slot;          /* B register -> index among the fresh */
 	uint32_t nf;
 	uint8_t *async;         /* per B register: an async op names it */
+	uint8_t *isleaf;        /* per B register: some value reads it */
 	Vnode *node;
 	uint32_t nnode, capnode;
 	uint32_t nblk, *first, *blkof;
@@ -209,12 +223,54 @@ icmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void
-regtext(Buf *b, Func *f, int32_t r)
+/* Opcode and modifiers of s, interned. */
+static Str
+opkey(Stmt *s)
 {
-	char nb[64];
+	Buf b = {0};
+	Str k;
 
-	bputs(b, regname(f, r, nb, sizeof nb));
+	bputs(&b, s->name);
+	for (uint32_t i = 0; i < s->nmod; i++)
+		bputs(&b, s->mod[i]);
+	k = intern(b.p, b.n);
+	free(b.p);
+	return k;
+}
+
+/* Operand o of a statement of f as an argument; kids: B's values of
+ * its fresh registers (st), or 0 on A's side (then never a value). */
+static int
+argof(Ve *v, Func *f, const Opnd *o, const int32_t *st, Varg *a)
+{
+	memset(a, 0, sizeof *a);
+	if (o->kind == Preg && st && v->fresh[o->reg]) {
+		a->kind = 0;
+		a->id = st[v->slot[o->reg]];
+		return a->id >= 0;
+	}
+	if (o->kind == Preg) {
+		Reg *g = &f->reg[o->reg];
+		a->kind = 1;
+		a->s = g->prefix;
+		a->idx = g->named ? UINT32_MAX : g->idx;
+		return 1;
+	}
+	a->kind = 2;
+	a->id = o->minus;
+	a->s = o->s;
+	return 1;
+}
+
+static void
+argbytes(Buf *b, const Varg *a)
+{
+	char k = (char)('0' + a->kind);
+
+	bput(b, &k, 1);
+	bput(b, (const char *)&a->s, sizeof a->s);
+	bput(b, (const char *)&a->id, sizeof a->id);
+	bput(b, (const char *)&a->idx, sizeof a->idx);
 }
 
 /* The value s computes from st (B's fresh values), or -1. */
@@ -222,36 +278,16 @@ static int32_t
 value(Ve *v, Stmt *s, const int32_t *st)
 {
 	Buf b = {0};
-	int32_t *lf = 0, got = -1;
-	uint32_t nl = 0;
+	Varg *arg = xmalloc((s->nop + 1) * sizeof *arg);
+	Str op = opkey(s);
+	int32_t got = -1;
 
-	bputs(&b, s->name);
-	for (uint32_t k = 0; k < s->nmod; k++)
-		bputs(&b, s->mod[k]);
+	bput(&b, (const char *)&op, sizeof op);
 	for (uint32_t k = 1; k < s->nop; k++) {
-		Opnd *o = &s->opd[k];
-		bputs(&b, k > 1 ? "," : "(");
-		if (o->kind == Preg && v->fresh[o->reg]) {
-			int32_t c = st[v->slot[o->reg]];
-			if (c < 0)
-				goto out;
-			bprintf(&b, "n%d", c);
-			Vnode *n = &v->node[c];
-			lf = xrealloc(lf, (nl + n->nleaf + 1) * sizeof *lf);
-			memcpy(lf + nl, n->leaf, n->nleaf * sizeof *lf);
-			nl += n->nleaf;
-		} else if (o->kind == Preg) {
-			bputs(&b, "r:");
-			regtext(&b, v->b, o->reg);
-			lf = xrealloc(lf, (nl + 1) * sizeof *lf);
-			lf[nl++] = o->reg;
-		} else {
-			bputs(&b, "i:");
-			bputs(&b, o->minus ? "-" : "");
-			bputs(&b, o->s);
-		}
+		if (!argof(v, v->b, &s->opd[k], st, &arg[k - 1]))
+			goto out;
+		argbytes(&b, &arg[k - 1]);
 	}
-	bputs(&b, ")");
 	Str key = intern(b.p, b.n);
 	for (uint32_t i = 0; i < v->nnode; i++)
 		if (v->node[i].key == key) {
@@ -262,17 +298,34 @@ value(Ve *v, Stmt *s, const int32_t *st)
 		v->capnode = v->capnode ? 2 * v->capnode : 64;
 		v->node = xrealloc(v->node, v->capnode * sizeof *v->node);
 	}
+	/* a new value: the registers it reads, through its operands */
+	int32_t *lf = 0;
+	uint32_t nl = 0;
+	for (uint32_t k = 1; k < s->nop; k++) {
+		Opnd *o = &s->opd[k];
+		if (o->kind != Preg)
+			continue;
+		if (arg[k - 1].kind == 1) {
+			lf = xrealloc(lf, (nl + 1) * sizeof *lf);
+			lf[nl++] = o->reg;
+			continue;
+		}
+		Vnode *n = &v->node[arg[k - 1].id];
+		lf = xrealloc(lf, (nl + n->nleaf + 1) * sizeof *lf);
+		memcpy(lf + nl, n->leaf, n->nleaf * sizeof *lf);
+		nl += n->nleaf;
+	}
 	if (nl)
 		qsort(lf, nl, sizeof *lf, icmp);
 	uint32_t u = 0;
 	for (uint32_t i = 0; i < nl; i++)
 		if (!u || lf[u - 1] != lf[i])
-			lf[u++] = lf[i];
-	v->node[v->nnode] = (Vnode){key, lf, u};
-	lf = 0;
+			v->isleaf[lf[i]] = 1, lf[u++] = lf[i];
+	v->node[v->nnode] = (Vnode){key, op, arg, s->nop - 1, lf, u};
+	arg = 0;
 	got = (int32_t)v->nnode++;
 out:
-	free(lf);
+	free(arg);
 	free(b.p);
 	return got;
 }
@@ -300,7 +353,7 @@ static int32_t *curst;
 static void
 forget(Ve *v, int32_t r)
 {
-	if (v->fresh[r])
+	if (v->fresh[r] || !v->isleaf[r])
 		return;
 	for (uint32_t h = 0; h < v->nf; h++)
 		if (curst[h] >= 0 && hasleaf(&v->node[curst[h]], r))
@@ -467,15 +520,24 @@ before(Ve *v, uint32_t i, int32_t *st)
 
 /* ---- A's side ---- */
 
+/* f's register declared as r of g is (prefix and index), or -1 when
+ * none is or more than one is (a scope's own). */
 static int32_t
-regbyname(Func *f, Str name)
+regfind(Func *f, const Func *g, int32_t r)
 {
-	char nb[64];
+	const Reg *w = &g->reg[r];
+	int32_t hit = -1;
 
-	for (uint32_t r = 0; r < f->nreg; r++)
-		if (!strcmp(regname(f, (int32_t)r, nb, sizeof nb), name))
-			return (int32_t)r;
-	return -1;
+	for (uint32_t q = 0; q < f->nreg; q++) {
+		Reg *x = &f->reg[q];
+		if (x->prefix != w->prefix || x->named != w->named
+		|| (!x->named && x->idx != w->idx))
+			continue;
+		if (hit >= 0)
+			return -1;
+		hit = (int32_t)q;
+	}
+	return hit;
 }
 
 typedef struct Tree {
@@ -538,62 +600,37 @@ counta(Ve *v, Cnt *c)
 	}
 }
 
-/* Whether A's statement q computes node x, by the tree x describes;
+/* Whether A's statement q computes value x, by the tree x describes;
  * its statements go to t. */
 static int
 matcha(Ve *v, Cnt *c, uint32_t q, int32_t x, Tree *t)
 {
 	Stmt *s = &v->a->stmt[q];
-	Buf b = {0};
-	int ok = arith(s) && c->sc[q] < 0;      /* names bind at the top */
-	int32_t *kid = 0;
-	uint32_t nk = 0;
-
-	if (!ok)
-		return 0;
-	/* a rebuilt key over A's names, children by the node they must be */
-	bputs(&b, s->name);
-	for (uint32_t k = 0; k < s->nmod; k++)
-		bputs(&b, s->mod[k]);
 	Vnode *n = &v->node[x];
-	/* the node's key names its children n<id>: walk it alongside */
-	const char *p = strchr(n->key, '(');
-	for (uint32_t k = 1; k < s->nop && ok; k++) {
+	Varg a;
+
+	/* names bind at the top level in both */
+	if (!arith(s) || c->sc[q] >= 0 || opkey(s) != n->op
+	|| s->nop - 1 != n->narg)
+		return 0;
+	for (uint32_t k = 1; k < s->nop; k++) {
 		Opnd *o = &s->opd[k];
-		bputs(&b, k > 1 ? "," : "(");
-		p = p ? p + 1 : p;
-		if (p && *p == 'n') {
-			int32_t cx = (int32_t)strtol(p + 1, 0, 10);
+		Varg *w = &n->arg[k - 1];
+		if (w->kind == 0) {
 			int32_t r = o->kind == Preg ? o->reg : -1;
-			ok = r >= 0 && c->w[r] == 1 && c->r[r] == 1;
-			if (ok) {
-				kid = xrealloc(kid, (nk + 2) * sizeof *kid);
-				kid[nk++] = (int32_t)c->at[r];
-				kid[nk++] = cx;
-				bprintf(&b, "n%d", cx);
-			}
-		} else if (o->kind == Preg) {
-			bputs(&b, "r:");
-			regtext(&b, v->a, o->reg);
-		} else {
-			bputs(&b, "i:");
-			bputs(&b, o->minus ? "-" : "");
-			bputs(&b, o->s);
+			if (r < 0 || c->w[r] != 1 || c->r[r] != 1 || c->at[r] >= q
+			|| !matcha(v, c, c->at[r], w->id, t))
+				return 0;
+			continue;
 		}
-		p = p ? strpbrk(p, ",)") : p;
+		argof(v, v->a, o, 0, &a);
+		if (a.kind != w->kind || a.s != w->s || a.idx != w->idx
+		|| a.id != w->id)
+			return 0;
 	}
-	bputs(&b, ")");
-	ok = ok && intern(b.p, b.n) == n->key;
-	free(b.p);
-	for (uint32_t k = 0; k < nk && ok; k += 2)
-		ok = (uint32_t)kid[k] < q && matcha(v, c, (uint32_t)kid[k],
-			kid[k + 1], t);
-	free(kid);
-	if (ok) {
-		t->at = xrealloc(t->at, (t->n + 1) * sizeof *t->at);
-		t->at[t->n++] = q;
-	}
-	return ok;
+	t->at = xrealloc(t->at, (t->n + 1) * sizeof *t->at);
+	t->at[t->n++] = q;
+	return 1;
 }
 
 static int
@@ -665,15 +702,13 @@ static int
 treefor(Ve *v, Cnt *c, uint32_t i, int32_t *st, Tree *t)
 {
 	Stmt *s = &v->b->stmt[i];
-	char nb[64];
 
 	before(v, i, st);
 	int32_t x = st[v->slot[s->opd[1].reg]];
 	if (x < 0)
 		return bad(v, s, "the new register's value is not the same "
 			"on every path here");
-	int32_t r = regbyname(v->a, interns(regname(v->b, s->opd[0].reg, nb,
-		sizeof nb)));
+	int32_t r = regfind(v->a, v->b, s->opd[0].reg);
 	if (r < 0 || c->w[r] != 1)
 		return bad(v, s, "the original writes the copy's destination "
 			"other than once");
@@ -689,16 +724,15 @@ treefor(Ve *v, Cnt *c, uint32_t i, int32_t *st, Tree *t)
 static int
 unseen(Ve *v, const Tree *t, uint8_t *inner)
 {
-	char nb[64];
 	int ok = 1;
 
 	memset(inner, 0, v->b->nreg + 1);
 	for (uint32_t k = 0; k + 1 < t->n; k++) {
 		Stmt *s = &v->a->stmt[t->at[k]];
-		int32_t r = regbyname(v->b, interns(regname(v->a,
-			s->opd[0].reg, nb, sizeof nb)));
-		if (r >= 0)
-			inner[r] = 1;
+		int32_t r = regfind(v->b, v->a, s->opd[0].reg);
+		if (r < 0)
+			return 0;       /* not one register of B: unknown */
+		inner[r] = 1;
 	}
 	for (uint32_t i = 0; i < v->b->nstmt && ok; i++)
 		ok = !touches(&v->b->stmt[i], inner);
@@ -741,14 +775,17 @@ rebuild(Module *mb, Ve *v, const uint8_t *fd, const uint8_t *kind,
 static void
 veclear(Ve *v)
 {
-	for (uint32_t i = 0; i < v->nnode; i++)
+	for (uint32_t i = 0; i < v->nnode; i++) {
 		free(v->node[i].leaf);
+		free(v->node[i].arg);
+	}
 	for (uint32_t b = 0; b < v->nblk; b++)
 		free(v->pred[b]);
 	free(v->node);
 	free(v->fresh);
 	free(v->slot);
 	free(v->async);
+	free(v->isleaf);
 	free(v->first);
 	free(v->blkof);
 	free(v->pred);
@@ -797,6 +834,7 @@ unearly(Module *mb, Func *fa, Func *fb, Buf *why)
 	v.fresh = calloc(fb->nreg + 1, 1);
 	v.slot = xmalloc((fb->nreg + 1) * sizeof *v.slot);
 	v.async = calloc(fb->nreg + 1, 1);
+	v.isleaf = calloc(fb->nreg + 1, 1);
 	markfresh(&v, fd);
 	asyncregs(&v);
 	uint8_t *kind = calloc(fb->nstmt + 1, 1);
