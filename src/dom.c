@@ -3,8 +3,8 @@
  * A load may fault where it never ran, so running it again is safe only
  * where every path from the entry has run it already: where it
  * dominates.  Blocks split at labels and after branches, returns and
- * exits; edges are fall-through and branch targets (a .branchtargets
- * list counts all its labels); the dominator sets are the usual
+ * exits; edges are fall-through and branch targets, a bra's label
+ * found by scope (a brx.idx goes to every label); the dominator sets are the usual
  * iterative data-flow fixed point (Cooper, Harvey & Kennedy 2001 give
  * the faster algorithm; this size does not need it). */
 #include <stdlib.h>
@@ -33,22 +33,41 @@ addedge(Cfg *g, uint32_t a, uint32_t b)
 	g->pred[b][g->npred[b]++] = a;
 }
 
-static int32_t
-blockof(Func *f, Cfg *g, Str label)
+/* The edges of a bra at b: to its label, found by scope (an inline
+ * asm block's waitLoop is its own, and Triton repeats the name in
+ * every block); where that finds none or several, to every label of
+ * the name, and a brx.idx to every label: more edges only make a
+ * value stable or available in fewer places. */
+static void
+braedges(Func *f, Cfg *g, const int32_t *sc, uint32_t b)
 {
-	for (uint32_t i = 0; i < f->nstmt; i++)
-		if (f->stmt[i].kind == Slabel && f->stmt[i].name == label)
-			return (int32_t)g->blk[i];
-	return -1;
+	Stmt *s = &f->stmt[b];
+	uint32_t from = g->blk[b];
+	int64_t to = s->op == Obra && s->nop && s->opd[s->nop - 1].kind == Psym
+		? bratarget(f, sc, b, s->opd[s->nop - 1].s) : -1;
+
+	if (to >= 0) {
+		addedge(g, from, g->blk[to]);
+		return;
+	}
+	for (uint32_t k = 0; k < f->nstmt; k++) {
+		Stmt *l = &f->stmt[k];
+		int hit = l->kind == Slabel && s->op == Obrx_idx;
+		for (uint32_t q = 0; l->kind == Slabel && q < s->nop && !hit; q++)
+			hit = s->opd[q].kind == Psym && s->opd[q].s == l->name;
+		if (hit)
+			addedge(g, from, g->blk[k]);
+	}
 }
 
 static void
 build(Func *f, Cfg *g)
 {
 	uint32_t b = 0;
+	int32_t *sc = scopeof(f);
 
 	g->blk = xmalloc((f->nstmt + 1) * sizeof *g->blk);
-	g->first = xmalloc((f->nstmt + 1) * sizeof *g->first);
+	g->first = xmalloc((f->nstmt + 2) * sizeof *g->first);
 	g->first[0] = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		if (i > 0 && (f->stmt[i].kind == Slabel || ends(&f->stmt[i - 1])))
@@ -56,6 +75,7 @@ build(Func *f, Cfg *g)
 		g->blk[i] = b;
 	}
 	g->n = f->nstmt ? b + 1 : 0;
+	g->first[g->n] = f->nstmt;
 	g->pred = calloc(g->n + 1, sizeof *g->pred);
 	g->npred = calloc(g->n + 1, sizeof *g->npred);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -65,18 +85,12 @@ build(Func *f, Cfg *g)
 		if (!last)
 			continue;
 		int fall = !ends(s) || s->guard;
-		if (s->kind == Sins && s->op == Obra && s->nop) {
-			int32_t t = blockof(f, g, s->opd[s->nop - 1].s);
-			if (t >= 0)
-				addedge(g, from, (uint32_t)t);
-		}
-		if (s->kind == Sins && s->op == Obrx_idx)
-			for (uint32_t k = 0; k < f->nstmt; k++)
-				if (f->stmt[k].kind == Slabel)
-					addedge(g, from, g->blk[k]);
+		if (s->kind == Sins && (s->op == Obra || s->op == Obrx_idx))
+			braedges(f, g, sc, i);
 		if (fall && i + 1 < f->nstmt)
 			addedge(g, from, g->blk[i + 1]);
 	}
+	free(sc);
 }
 
 /* ---- a reusable view: dominance and "no write between" ----
@@ -269,4 +283,33 @@ domdominates(Dom *d, uint32_t a, uint32_t b)
 		return b > a;
 	domblocks(d, ba);
 	return d->dom[bb];
+}
+
+/* The blocks the view is built on, for a data-flow of its own
+ * (vearly.c): how many, a statement's, a block's statements
+ * [first, end), its predecessors. */
+uint32_t
+domnblk(const Dom *d)
+{
+	return d->f->nstmt ? d->g.n : 0;
+}
+
+uint32_t
+domblk(const Dom *d, uint32_t i)
+{
+	return d->g.blk[i];
+}
+
+void
+domspan(const Dom *d, uint32_t b, uint32_t *first, uint32_t *end)
+{
+	*first = d->g.first[b];
+	*end = d->g.first[b + 1];
+}
+
+uint32_t
+dompreds(const Dom *d, uint32_t b, const uint32_t **pred)
+{
+	*pred = d->g.pred[b];
+	return d->g.npred[b];
 }

@@ -56,8 +56,8 @@ typedef struct Ve {
 	uint8_t *isleaf;        /* per B register: some value reads it */
 	Vnode *node;
 	uint32_t nnode, capnode;
-	uint32_t nblk, *first, *blkof;
-	uint32_t **pred, *npred;
+	Dom *dom;               /* B's blocks (dom.c), its own view */
+	uint32_t nblk;
 	int32_t *in;            /* nblk x nf values; -1 none */
 	uint8_t *seen;          /* block reached */
 } Ve;
@@ -390,71 +390,6 @@ step(Ve *v, Stmt *s, int32_t *st)
 	writes(s, forget, v);
 }
 
-/* ---- B's blocks: split at every label and after every branch,
- * return and exit; a bra goes to its label in its scope (bratarget),
- * else, and a brx.idx always, to every label it may name: more edges
- * only make a value available in fewer places ---- */
-
-static int
-ends(Stmt *s)
-{
-	return s->kind == Sins && (s->op == Obra || s->op == Obrx_idx
-		|| s->op == Oret || s->op == Oexit || s->op == Otrap);
-}
-
-static void
-edge(Ve *v, uint32_t a, uint32_t b)
-{
-	v->pred[b] = xrealloc(v->pred[b], (v->npred[b] + 1) * sizeof **v->pred);
-	v->pred[b][v->npred[b]++] = a;
-}
-
-static void
-blocks(Ve *v)
-{
-	Func *f = v->b;
-	uint32_t n = 0;
-
-	v->blkof = xmalloc((f->nstmt + 1) * sizeof *v->blkof);
-	v->first = xmalloc((f->nstmt + 2) * sizeof *v->first);
-	v->first[0] = 0;
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		if (i && (f->stmt[i].kind == Slabel || ends(&f->stmt[i - 1])))
-			v->first[++n] = i;
-		v->blkof[i] = n;
-	}
-	v->nblk = f->nstmt ? n + 1 : 0;
-	v->first[v->nblk] = f->nstmt;
-	v->pred = calloc(v->nblk + 1, sizeof *v->pred);
-	v->npred = calloc(v->nblk + 1, sizeof *v->npred);
-	int32_t *sc = scopeof(f);
-	for (uint32_t b = 0; b < v->nblk; b++) {
-		uint32_t last = v->first[b + 1] - 1;
-		Stmt *s = &f->stmt[last];
-		int64_t to = s->kind == Sins && s->op == Obra && s->nop
-			&& s->opd[s->nop - 1].kind == Psym ? bratarget(f, sc,
-			last, s->opd[s->nop - 1].s) : -1;
-		if (to >= 0)
-			edge(v, b, v->blkof[to]);
-		else if (s->kind == Sins && (s->op == Obra
-		|| s->op == Obrx_idx))
-			for (uint32_t j = 0; j < f->nstmt; j++) {
-				Stmt *l = &f->stmt[j];
-				if (l->kind != Slabel)
-					continue;
-				int hit = s->op == Obrx_idx;
-				for (uint32_t k = 0; k < s->nop && !hit; k++)
-					hit = s->opd[k].kind == Psym
-						&& s->opd[k].s == l->name;
-				if (hit)
-					edge(v, b, v->blkof[j]);
-			}
-		if ((!ends(s) || s->guard) && b + 1 < v->nblk)
-			edge(v, b, b + 1);
-	}
-	free(sc);
-}
-
 /* In-values of every block, to the fixed point: the values all reached
  * predecessors agree on. */
 static void
@@ -479,8 +414,10 @@ flow(Ve *v)
 			if (b == 0)
 				for (uint32_t h = 0; h < nf; h++)
 					st[h] = -1;
-			for (uint32_t k = 0; k < v->npred[b]; k++) {
-				uint32_t p = v->pred[b][k];
+			const uint32_t *pred;
+			uint32_t np = dompreds(v->dom, b, &pred);
+			for (uint32_t k = 0; k < np; k++) {
+				uint32_t p = pred[k];
 				if (!done[p])
 					continue;
 				any = 1;
@@ -496,7 +433,9 @@ flow(Ve *v)
 				changed = 1;
 			memcpy(in, st, nf * sizeof *st);
 			v->seen[b] = 1;
-			for (uint32_t i = v->first[b]; i < v->first[b + 1]; i++)
+			uint32_t first, end;
+			domspan(v->dom, b, &first, &end);
+			for (uint32_t i = first; i < end; i++)
 				step(v, &v->b->stmt[i], st);
 			memcpy(&out[(size_t)b * nf], st, nf * sizeof *st);
 			done[b] = 1;
@@ -511,10 +450,11 @@ flow(Ve *v)
 static void
 before(Ve *v, uint32_t i, int32_t *st)
 {
-	uint32_t b = v->blkof[i];
+	uint32_t b = domblk(v->dom, i), first, end;
 
 	memcpy(st, &v->in[(size_t)b * v->nf], v->nf * sizeof *st);
-	for (uint32_t j = v->first[b]; j < i; j++)
+	domspan(v->dom, b, &first, &end);
+	for (uint32_t j = first; j < i; j++)
 		step(v, &v->b->stmt[j], st);
 }
 
@@ -779,18 +719,13 @@ veclear(Ve *v)
 		free(v->node[i].leaf);
 		free(v->node[i].arg);
 	}
-	for (uint32_t b = 0; b < v->nblk; b++)
-		free(v->pred[b]);
 	free(v->node);
 	free(v->fresh);
 	free(v->slot);
 	free(v->async);
 	free(v->isleaf);
-	free(v->first);
-	free(v->blkof);
-	free(v->pred);
-	free(v->npred);
 	free(v->in);
+	domfree(v->dom);
 	free(v->seen);
 }
 
@@ -846,7 +781,10 @@ unearly(Module *mb, Func *fa, Func *fb, Buf *why)
 	int32_t *st = xmalloc((v.nf + 1) * sizeof *st);
 	if (classify(&v, kind))
 		goto done;
-	blocks(&v);
+	/* blocks: split at every label and after every branch, return
+	 * and exit; a bra to its label in its scope (dom.c) */
+	v.dom = domnew(fb);
+	v.nblk = domnblk(v.dom);
 	flow(&v);
 	counta(&v, &c);
 	for (uint32_t i = 0; i < fb->nstmt; i++) {
