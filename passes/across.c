@@ -383,27 +383,42 @@ gain(Func *f, uint32_t x, const Regs *rx, const Dies *d, const Seen *sn)
 	return g;
 }
 
+/* Stamps what r writes in w and what it reads in rd. */
+static void
+stampregs(uint32_t *w, uint32_t *rd, uint32_t stamp, const Regs *r)
+{
+	for (uint32_t k = 0; k < r->d.n; k++)
+		w[r->d.v[k]] = stamp;
+	for (uint32_t k = 0; k < r->u.n; k++)
+		rd[r->u.v[k]] = stamp;
+}
+
+/* Whether what w and rd stamp writes what x reads, or touches what x
+ * writes. */
+static int
+stamped(const uint32_t *w, const uint32_t *rd, uint32_t stamp,
+	const Regs *x)
+{
+	for (uint32_t k = 0; k < x->u.n; k++)
+		if (w[x->u.v[k]] == stamp)
+			return 1;
+	for (uint32_t k = 0; k < x->d.n; k++)
+		if (w[x->d.v[k]] == stamp || rd[x->d.v[k]] == stamp)
+			return 1;
+	return 0;
+}
+
 static void
 see(Seen *sn, const Regs *r)
 {
-	for (uint32_t k = 0; k < r->d.n; k++)
-		sn->w[r->d.v[k]] = sn->stamp;
-	for (uint32_t k = 0; k < r->u.n; k++)
-		sn->r[r->u.v[k]] = sn->stamp;
+	stampregs(sn->w, sn->r, sn->stamp, r);
 }
 
 /* Whether what was seen writes what x reads, or touches what x writes. */
 static int
 clashes(const Seen *sn, const Regs *x)
 {
-	for (uint32_t k = 0; k < x->u.n; k++)
-		if (sn->w[x->u.v[k]] == sn->stamp)
-			return 1;
-	for (uint32_t k = 0; k < x->d.n; k++)
-		if (sn->w[x->d.v[k]] == sn->stamp
-		|| sn->r[x->d.v[k]] == sn->stamp)
-			return 1;
-	return 0;
+	return stamped(sn->w, sn->r, sn->stamp, x);
 }
 
 /* Whether x shares a register with a statement that rises before it,
@@ -414,14 +429,7 @@ clashes(const Seen *sn, const Regs *x)
 static int
 follows(const Seen *sn, const Regs *x)
 {
-	for (uint32_t k = 0; k < x->u.n; k++)
-		if (sn->mw[x->u.v[k]] == sn->stamp)
-			return 1;
-	for (uint32_t k = 0; k < x->d.n; k++)
-		if (sn->mw[x->d.v[k]] == sn->stamp
-		|| sn->mr[x->d.v[k]] == sn->stamp)
-			return 1;
-	return 0;
+	return stamped(sn->mw, sn->mr, sn->stamp, x);
 }
 
 /* The registers a wait among [lo, hi) completes, as tmemnames() bits:
@@ -491,10 +499,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	for (uint32_t j = lo; j > 0 && !fx[j - 1]; j--)
 		if (d->risen[j - 1]) {
 			regsof(&f->stmt[j - 1], r);
-			for (uint32_t q = 0; q < r->d.n; q++)
-				sn->mw[r->d.v[q]] = sn->stamp;
-			for (uint32_t q = 0; q < r->u.n; q++)
-				sn->mr[r->u.v[q]] = sn->stamp;
+			stampregs(sn->mw, sn->mr, sn->stamp, r);
 		}
 	for (uint32_t j = lo; j < hi; j++) {
 		regsof(&f->stmt[j], r);
@@ -515,10 +520,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		&& gain(f, i, r, d, sn) > 0) {
 			up[i - hi] = 1;
 			n++;
-			for (uint32_t q = 0; q < r->d.n; q++)
-				sn->mw[r->d.v[q]] = sn->stamp;
-			for (uint32_t q = 0; q < r->u.n; q++)
-				sn->mr[r->u.v[q]] = sn->stamp;
+			stampregs(sn->mw, sn->mr, sn->stamp, r);
 		}
 		see(sn, r);
 	}

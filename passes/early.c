@@ -455,11 +455,11 @@ declstmt(Module *m, Func *f, Str type, const char *pre, uint32_t n)
 	return s;
 }
 
-/* A prefix no register of f starts with. */
+/* Whether no register of f starts with %pxe: then %pxeK_<n> are free
+ * names for the registers the pass declares. */
 static int
-freeprefix(Func *f, char *pre, size_t n, uint32_t t)
+freeprefix(Func *f)
 {
-	snprintf(pre, n, "%%pxe%u_", t);
 	for (uint32_t r = 0; r < f->nreg; r++)
 		if (!strncmp(f->reg[r].prefix, "%pxe", 4))
 			return 0;
@@ -677,18 +677,18 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 		x.c[x.nc++] = c;
 		i = c.at[c.n - 1];
 	}
-	if (x.nc) {
+	if (x.nc && freeprefix(f)) {
 		/* names and types per chain; only templates use theirs */
 		pre = xmalloc(x.nc * sizeof *pre);
 		type = xmalloc(x.nc * sizeof *type);
 		fillcfg(f, m);
 		for (uint32_t t = 0; t < x.nc; t++) {
-			if (x.c[t].done || !freeprefix(f, pre[t], sizeof *pre,
-				nt))
+			if (x.c[t].done)
 				continue;
 			uint32_t g = plantemplate(&x, f->ana, t, &p);
 			if (!g)
 				continue;
+			snprintf(pre[t], sizeof *pre, "%%pxe%u_", nt);
 			type[t] = f->reg[f->stmt[x.c[t].at[0]].opd[0].reg].type;
 			plan(&p, declat(f), 3, t, 0);
 			got += g;

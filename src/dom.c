@@ -4,9 +4,9 @@
  * where every path from the entry has run it already: where it
  * dominates.  Blocks split at labels and after branches, returns and
  * exits; edges are fall-through and branch targets, a bra's label
- * found by scope (a brx.idx goes to every label); the dominator sets are the usual
- * iterative data-flow fixed point (Cooper, Harvey & Kennedy 2001 give
- * the faster algorithm; this size does not need it). */
+ * found by scope (a brx.idx goes to every label); the dominator sets
+ * are the usual iterative data-flow fixed point (Cooper, Harvey &
+ * Kennedy 2001 give the faster algorithm; this size does not need it). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"

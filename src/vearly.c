@@ -185,6 +185,15 @@ arith(Stmt *s)
 	return s->nop >= 2 && s->opd[0].kind == Preg;
 }
 
+static void
+eachreg(const Opnd *o, void (*fn)(Ve *, int32_t), Ve *v)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		fn(v, o->reg);
+	for (uint32_t k = 0; k < o->nsub; k++)
+		eachreg(&o->sub[k], fn, v);
+}
+
 /* The registers s may write, by the operand table; an unknown
  * instruction or a call any it names. */
 static void
@@ -197,20 +206,8 @@ writes(Stmt *s, void (*fn)(Ve *, int32_t), Ve *v)
 		n = s->nop;
 	else if (s->nop && s->opd[0].kind != Paddr && (d == D0 || d == D0U))
 		n = 1;
-	for (uint32_t k = 0; k < n; k++) {
-		Opnd *o = &s->opd[k];
-		Opnd one = *o;
-		if (o->kind == Preg && o->reg >= 0)
-			fn(v, o->reg);
-		for (uint32_t q = 0; q < o->nsub; q++) {
-			one = o->sub[q];
-			if (one.kind == Preg && one.reg >= 0)
-				fn(v, one.reg);
-			for (uint32_t z = 0; z < one.nsub; z++)
-				if (one.sub[z].kind == Preg && one.sub[z].reg >= 0)
-					fn(v, one.sub[z].reg);
-		}
-	}
+	for (uint32_t k = 0; k < n; k++)
+		eachreg(&s->opd[k], fn, v);
 }
 
 /* ---- values ---- */
