@@ -665,6 +665,8 @@ uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
  * {0, 0} or NULL: all (opt --lines) */
 int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
+/* ---- tfar.c ---- */
+uint32_t tsinkfar(Func *, const uint32_t *lines);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

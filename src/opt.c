@@ -28,7 +28,8 @@ typedef struct Pass {
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
-	int across;         /* 1 tsink, 2 hoist (across.c), 3 early */
+	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
+	                     * 4 tsink=far (tfar.c) */
 	Sched s;
 } Pass;
 
@@ -91,6 +92,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->wgwait = 3;
 		else if (!strcmp(a, "tsink"))
 			p->across = 1;
+		else if (!strcmp(a, "tsink=far"))
+			p->across = 4;
 		else if (!strcmp(a, "hoist"))
 			p->across = 2;
 		else if (!strcmp(a, "early"))
@@ -112,7 +115,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
-				"wgsplit, wgsplit=pv, tsink, "
+				"wgsplit, wgsplit=pv, tsink, tsink=far, "
 				"hoist, early, budget[=N][:R], "
 				"none)\n",
 				progname, w);
@@ -168,6 +171,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
 				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
+				: pp->p[k].across == 4 ? tsinkfar(f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -412,6 +416,12 @@ helpopt(FILE *f)
 "                     tsink          move tcgen05.ld and its wait down\n"
 "                                    to the first read of what it\n"
 "                                    loads (past loads, stores, math)\n"
+"                     tsink=far      move tcgen05.ld, its wait and the\n"
+"                                    math on what it loaded down past\n"
+"                                    barriers, cp.async.wait and\n"
+"                                    tcgen05.st to other columns (O's\n"
+"                                    load after P's store; 4 warps at\n"
+"                                    most, no MMA up to the next barrier)\n"
 "                     hoist          move math that frees registers\n"
 "                                    (P's packing converts) from after\n"
 "                                    a wait loop, or another run of\n"
@@ -604,7 +614,8 @@ variants(Optreq *o, Pipe *v, int max)
 		 * tcgen05 pair, and with the plain schedulers */
 		static const char *const ea[] = {
 			"early,remat=loop,sched=bu,tsink,hoist",
-			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu"};
+			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
+			"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
@@ -1173,7 +1184,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
  * pick `per` pipelines into v, Maxvar in all at most; returns how
  * many.  Then, past those, each pick without the softmax pass with it
  * after (F = 4 and 2): on Triton 3.6's sm_90a FMHA, remat=loop gave
- * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh). */
+ * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh); and where
+ * the file has tcgen05.ld, each pick with tsink=far after it (Triton
+ * 3.6's sm_100a d128_n128: 652 bytes, then 112). */
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
@@ -1217,16 +1230,21 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			(unsigned long long)seed);
 		n++;
 	}
-	for (int i = 0; per && i < 2 * nf && n < Maxvar; i++) {
-		const Pipe *p = from[i / 2];
+	for (int i = 0; per && i < 3 * nf && n < Maxvar; i++) {
+		const Pipe *p = from[i / 3];
 		const char *at = strchr(p->text, '@');
 		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
 		char text[256];
 		Pipe sm;
 		/* the pick exactly (a seeded one's noise is set apart from
-		 * its text), then the softmax pass */
-		if (strstr(p->text, "softmax") || p->n == Maxpass
-		|| pipeparse(i % 2 ? "softmax=2" : "softmax=4", o->seed, &sm))
+		 * its text), then the softmax pass; with tensor memory, the
+		 * pick then tsink=far (O's load after P's store) */
+		const char *add = i % 3 == 0 ? "softmax=4" : i % 3 == 1
+			? "softmax=2" : "tsink=far";
+		if (i % 3 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
+		: strstr(p->text, "softmax") != 0)
+			continue;
+		if (p->n == Maxpass || pipeparse(add, o->seed, &sm))
 			continue;
 		snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, sm.text,
 			at ? at : "");

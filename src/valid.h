@@ -123,6 +123,9 @@ Lc *vloopchains(Func *f, const uint32_t *writes, const uint8_t *tm,
 int vloopvalues(Func *fa, Func *fb, const int32_t *amap,
 	const uint32_t *writes, Pend *pd, Buf *why);
 
+/* ---- vsink.c ---- */
+Func *unsink(Module *, Func *a, Func *b, Buf *why);
+
 /* ---- vhoist.c ---- */
 int vhoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,
 	const uint32_t *astart, const uint32_t *bend, Closed *cl,

@@ -30,6 +30,8 @@ static const char *const pipes[] = {
 	"remat=roles,softmax=2,sched=td-rand", "remat,moves,softmax=4,sched=bu-rand",
 	"early", "early,remat=loop,sched=bu,tsink,hoist",
 	"early,remat,sched=bu-rand", "moves,early,sched=td-rand",
+	"tsink=far", "remat,sched=bu,tsink,hoist,tsink=far",
+	"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
 };
 
 static Module *

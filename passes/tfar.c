@@ -1,0 +1,501 @@
+/* tfar.c: tsink=far, a tcgen05.ld moved down past barriers.
+ *
+ * needs:  resolved registers (regs.c)
+ * breaks: nothing the parser built; it only permutes statements
+ * paper:  none; what Triton's Blackwell softmax shows in its first
+ *         (peeled) iteration.
+ *
+ * Triton loads O from tensor memory (to scale it by the new max) before
+ * it stores P there; in the loop a wait loop stands between, but in the
+ * peeled first iteration nothing does, and ptxas issues that load among
+ * P's exp2, so 64 or 128 fp32 P values, their packed halves and O are
+ * live together.  Moving the load, its wait and the arithmetic on what
+ * it loaded down past P's store (and the cp.async.wait_group and
+ * bar.sync before it) lets P die first: on the held-out d64_n128 kernel
+ * ptxas then spills nothing (bench/RESULTS.md, eleventh session).
+ *
+ * The group goes down past arithmetic, plain loads and stores,
+ * tcgen05.ld, tcgen05.wait, cp.async.wait_*, tcgen05.st to other
+ * columns (the same address plus constants, .32x32b) and CTA barriers,
+ * none of them touching its registers or another tcgen05.ld's, up to
+ * the first statement that does not pass; only when it crosses a fixed
+ * statement or a barrier (else tsink's rules apply), in a kernel of at
+ * most 4 warps with no cta_group::2, and when from there to the next
+ * barrier the code is straight and issues no tcgen05.mma, cp or shift.
+ * The validator proves all of it apart (src/vsink.c), including that
+ * every thread meets the barriers at the same statements, which this
+ * pass does not ask. */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+enum { Maxg = 1024, Maxadd = 8 };
+
+static int
+mod(const Stmt *s, const char *m)
+{
+	for (uint32_t i = 0; i < s->nmod; i++)
+		if (!strcmp(s->mod[i], m))
+			return 1;
+	return 0;
+}
+
+static int
+ctabar(const Stmt *s)
+{
+	return s->kind == Sins && (s->op == Obar || s->op == Obarrier)
+		&& !s->guard && s->nop == 1 && mod(s, ".sync");
+}
+
+/* The kernel's threads, from .reqntid or .maxntid; 0 if not said. */
+static long
+ctathreads(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nperf; i++) {
+		const char *n = f->perf[i].name, *p = f->perf[i].args;
+		if ((strcmp(n, ".reqntid") && strcmp(n, ".maxntid")) || !p)
+			continue;
+		long t = 1;
+		while (*p) {
+			char *e;
+			long x = strtol(p, &e, 10);
+			if (e == p)
+				return 0;
+			t *= x;
+			p = e + strspn(e, ", ");
+		}
+		return t;
+	}
+	return 0;
+}
+
+static int
+kernelok(const Func *f)
+{
+	long t = ctathreads(f);
+
+	if (!f->entry || t < 1 || t > 128)
+		return 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		const Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		if (s->op == Ocall || s->op == Obrx_idx
+		|| ((s->op == Obar || s->op == Obarrier) && !ctabar(s)))
+			return 0;
+		for (uint32_t k = 0; k < s->nmod; k++)
+			if (strstr(s->mod[k], "cta_group::2"))
+				return 0;
+	}
+	return 1;
+}
+
+/* ---- an address: values added, and a constant ----
+ * A value is a hash: of its opcode and operands' values when a plain
+ * unguarded instruction of one result wrote it in the stretch, of the
+ * register and that writer otherwise, of the register alone when
+ * nothing in the stretch wrote it.  (Remat copies Triton's address
+ * math right before each use, so the same value has several writers.)
+ * A collision only makes the validator refuse the rewrite. */
+
+typedef struct Sum { uint64_t v[Maxadd]; uint32_t n; int64_t c; } Sum;
+
+static uint64_t
+mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdu;
+}
+
+static int sumreg(const Func *, uint32_t lo, uint32_t at, int32_t r, Sum *,
+	int depth);
+static uint64_t valueof(const Func *, uint32_t lo, uint32_t at,
+	const Opnd *, int depth);
+
+static int
+sumop(const Func *f, uint32_t lo, uint32_t at, const Opnd *o, Sum *s,
+	int depth)
+{
+	if (o->kind == Pint && !o->nsub) {
+		int64_t x = strtoll(o->s, 0, 0);
+		s->c += o->minus ? -x : x;
+		return 1;
+	}
+	return o->kind == Preg && o->reg >= 0 && !o->comp
+		&& sumreg(f, lo, at, o->reg, s, depth);
+}
+
+static int64_t
+writer(const Func *f, uint32_t lo, uint32_t at, int32_t r)
+{
+	Rv d = {0}, u = {0};
+	int64_t w = -1;
+
+	for (uint32_t j = at; j-- > lo && w < 0;) {
+		const Stmt *t = &f->stmt[j];
+		if (t->kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse((Stmt *)t, &d, &u);
+		for (uint32_t k = 0; k < d.n; k++)
+			if (d.v[k] == r)
+				w = j;
+	}
+	free(d.v);
+	free(u.v);
+	return w;
+}
+
+static uint64_t
+valueof(const Func *f, uint32_t lo, uint32_t at, const Opnd *o, int depth)
+{
+	Sum s = {{0}, 0, 0};
+	uint64_t h = 0x51;
+
+	if (o->kind != Preg || o->reg < 0 || o->comp) {
+		for (const char *c = o->s ? o->s : ""; *c; c++)
+			h = mix(h, (uint8_t)*c);
+		return mix(h, o->kind);
+	}
+	if (!sumreg(f, lo, at, o->reg, &s, depth))
+		return mix(0x77, (uint64_t)o->reg);     /* unknown: its own */
+	for (uint32_t k = 0; k < s.n; k++)
+		h = mix(h, s.v[k]);
+	return mix(h, (uint64_t)s.c);
+}
+
+/* Where the code straight before i begins (any label counts). */
+static uint32_t
+plainstart(const Func *f, uint32_t i)
+{
+	while (i > 0) {
+		const Stmt *s = &f->stmt[i - 1];
+		if (s->kind == Sopen || s->kind == Sclose || s->kind == Slabel
+		|| (s->kind == Sins && opklass((Stmt *)s) == Kctl))
+			break;
+		i--;
+	}
+	return i;
+}
+
+static int
+sumreg(const Func *f, uint32_t lo, uint32_t at, int32_t r, Sum *s, int depth)
+{
+	int64_t w = writer(f, lo, at, r);
+
+	if (w < 0 && depth < 12) {      /* written once in the function:
+	                                 * that writer (the validator asks
+	                                 * whether it runs once, before) */
+		int64_t one = writer(f, 0, f->nstmt, r);
+		if (one >= 0 && writer(f, 0, (uint32_t)one, r) < 0) {
+			w = one;
+			lo = plainstart(f, (uint32_t)one);
+		}
+	}
+	const Stmt *t = w >= 0 ? &f->stmt[w] : 0;
+	uint64_t h;
+
+	if (t && depth < 12 && !t->guard && opklass((Stmt *)t) == Kpure
+	&& !mod(t, ".cc") && t->nop >= 2 && t->opd[0].kind == Preg) {
+		if (t->op == Oadd && t->nop == 3)
+			return sumop(f, lo, (uint32_t)w, &t->opd[1], s, depth + 1)
+				&& sumop(f, lo, (uint32_t)w, &t->opd[2], s,
+				depth + 1);
+		if (t->op == Omov && t->nop == 2)
+			return sumop(f, lo, (uint32_t)w, &t->opd[1], s,
+				depth + 1);
+		h = mix(0x33, (uint64_t)t->op);
+		for (uint32_t k = 0; k < t->nmod; k++)
+			for (const char *c = t->mod[k]; *c; c++)
+				h = mix(h, (uint8_t)*c);
+		for (uint32_t k = 1; k < t->nop; k++)
+			h = mix(h, valueof(f, lo, (uint32_t)w, &t->opd[k],
+				depth + 1));
+	} else
+		h = mix(mix(0x99, (uint64_t)r), (uint64_t)(w < 0 ? 0 : w + 1));
+	if (s->n == Maxadd)
+		return 0;
+	s->v[s->n++] = h;
+	return 1;
+}
+
+static int
+icmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Where a .32x32b tcgen05.ld/st at i reaches, as a sum; *n columns. */
+static int
+reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
+{
+	const Stmt *t = &f->stmt[i];
+	const Opnd *a = 0;
+
+	*n = 0;
+	for (uint32_t k = 0; k < t->nop; k++)
+		if (t->opd[k].kind == Paddr)
+			a = &t->opd[k];
+	for (uint32_t k = 0; k < t->nmod; k++)
+		if (!strncmp(t->mod[k], ".x", 2))
+			*n = strtoll(t->mod[k] + 2, 0, 10);
+	if (!a || a->nsub != 1 || !mod(t, ".32x32b") || *n <= 0)
+		return 0;
+	if (mod(t, ".pack::16b") || mod(t, ".unpack::16b"))
+		*n *= 2;
+	*s = (Sum){{0}, 0, 0};
+	if (!sumop(f, lo, i, &a->sub[0], s, 0))
+		return 0;
+	if (a->off)
+		s->c += strtoll(a->off + (a->off[0] == '+'), 0, 0);
+	qsort(s->v, s->n, sizeof *s->v, icmp);
+	return 1;
+}
+
+/* The tcgen05.st at j writes no column the load at i reads, seen from
+ * the load's new place p (nothing between lo and p leaves the block). */
+static int
+othercolumns(const Func *f, uint32_t lo, uint32_t i, uint32_t j, uint32_t p)
+{
+	Sum x, y;
+	int64_t nx, ny;
+
+	(void)p;
+	if (!reach(f, lo, i, &x, &nx) || !reach(f, lo, j, &y, &ny)
+	|| x.n != y.n || memcmp(x.v, y.v, x.n * sizeof *x.v))
+		return 0;
+	return x.c + nx <= y.c || y.c + ny <= x.c;
+}
+
+/* ---- the group and how far it goes ---- */
+
+typedef struct Grp {
+	uint32_t at[Maxg], n;   /* its instructions */
+	uint8_t *w, *r;         /* registers it writes, reads */
+} Grp;
+
+static int
+regsok(const Func *f, const Stmt *s, const Grp *g, const uint8_t *tm)
+{
+	Rv d = {0}, u = {0};
+	int ok = 1;
+
+	defuse((Stmt *)s, &d, &u);
+	for (uint32_t k = 0; k < d.n; k++)
+		ok &= !g->w[d.v[k]] && !g->r[d.v[k]] && !(tm[d.v[k]] & 1);
+	for (uint32_t k = 0; k < u.n; k++)
+		ok &= !g->w[u.v[k]] && !(tm[u.v[k]] & 1);
+	if (s->guard && s->guard->kind == Preg && s->guard->reg >= 0)
+		ok &= !g->w[s->guard->reg];
+	(void)f;
+	free(d.v);
+	free(u.v);
+	return ok;
+}
+
+static uint32_t
+takegroup(Func *f, uint32_t i, Grp *g)
+{
+	Rv d = {0}, u = {0};
+	int waited = 0;
+
+	g->n = 0;
+	memset(g->w, 0, f->nreg + 1);
+	memset(g->r, 0, f->nreg + 1);
+	for (uint32_t j = i; j < f->nstmt && g->n < Maxg; j++) {
+		Stmt *s = &f->stmt[j];
+		int take = 0;
+		if (s->kind == Sloc)
+			continue;
+		if (s->kind != Sins || s->guard)
+			break;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		if (j == i)
+			take = 1;
+		else if (!waited)
+			take = waited = s->op == Otcgen05_wait_ld;
+		else if (opklass(s) == Kpure && !mod(s, ".cc"))
+			for (uint32_t k = 0; k < u.n && !take; k++)
+				take = g->w[u.v[k]];
+		if (!take || (j != i && !waited))
+			break;
+		for (uint32_t k = 0; k < d.n; k++)
+			g->w[d.v[k]] = 1;
+		for (uint32_t k = 0; k < u.n; k++)
+			g->r[u.v[k]] = 1;
+		g->at[g->n++] = j;
+	}
+	free(d.v);
+	free(u.v);
+	return waited ? g->n : 0;
+}
+
+static int
+plainmem(const Stmt *s)
+{
+	return !mod(s, ".volatile") && !mod(s, ".acquire")
+		&& !mod(s, ".release") && !mod(s, ".relaxed")
+		&& !mod(s, ".mmio");
+}
+
+/* Whether the group passes statement j; *anchor when j is a fixed
+ * statement or a barrier. */
+static int
+passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
+	const uint8_t *tgt, int *anchor)
+{
+	Stmt *s = &f->stmt[j];
+
+	if (s->kind == Sloc || (s->kind == Slabel && !tgt[j]))
+		return 1;
+	if (s->kind != Sins || !regsok(f, s, g, tm))
+		return 0;
+	switch (opklass(s)) {
+	case Kpure: case Kcc: case Kcoll:
+		return 1;
+	case Kld: case Kst:
+		return plainmem(s);
+	case Ktmem:
+		return s->op != Otcgen05_st
+			|| othercolumns(f, lo, g->at[0], j, j);
+	case Kfull:
+		*anchor |= s->op == Ocp_async_wait_group
+			|| s->op == Ocp_async_wait_all;
+		return s->op == Ocp_async_wait_group
+			|| s->op == Ocp_async_wait_all;
+	case Kord:
+		*anchor |= ctabar(s);
+		return ctabar(s);
+	default:
+		return 0;
+	}
+}
+
+/* From the first barrier crossed, up to the next barrier after p:
+ * straight code and no tcgen05 write to every lane. */
+static int
+windowok(Func *f, uint32_t from, uint32_t p, const uint8_t *tgt)
+{
+	while (from < p && !ctabar(&f->stmt[from]))
+		from++;
+	if (from == p)          /* no barrier crossed */
+		return 1;
+	for (uint32_t j = from + 1; j < f->nstmt; j++) {
+		Stmt *s = &f->stmt[j];
+		if (j >= p && ctabar(s))
+			return 1;
+		if (s->kind == Sopen || s->kind == Sclose
+		|| (s->kind == Slabel && tgt[j])
+		|| (s->kind == Sins && (opklass(s) == Kctl
+		|| s->op == Otcgen05_mma || s->op == Otcgen05_cp
+		|| s->op == Otcgen05_shift)))
+			return 0;
+	}
+	return 0;
+}
+
+/* Where the stretch that holds i begins: after the last label a
+ * branch names, control instruction or scope edge. */
+static uint32_t
+stretch(const Func *f, uint32_t i, const uint8_t *tgt)
+{
+	while (i > 0) {
+		const Stmt *s = &f->stmt[i - 1];
+		if (s->kind == Sopen || s->kind == Sclose
+		|| (s->kind == Slabel && tgt[i - 1])
+		|| (s->kind == Sins && opklass((Stmt *)s) == Kctl))
+			break;
+		i--;
+	}
+	return i;
+}
+
+uint32_t
+tsinkfar(Func *f, const uint32_t *lines)
+{
+	if (!kernelok(f))
+		return 0;
+	uint8_t *tm = tmemnames(f), *tgt = calloc(f->nstmt + 1, 1);
+	Grp g = {.w = calloc(f->nreg + 1, 1), .r = calloc(f->nreg + 1, 1)};
+	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);
+	uint8_t *in = calloc(f->nstmt + 1, 1);
+	uint32_t moved = 0;
+
+	labeltargets(f, tgt);
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
+		|| !inlines(lines, s) || !takegroup(f, i, &g))
+			continue;
+		uint32_t e = g.at[g.n - 1], lo = stretch(f, i, tgt), p;
+		int anchor = 0;
+		for (p = e + 1; p < f->nstmt
+			&& passable(f, lo, p, &g, tm, tgt, &anchor); p++)
+			;
+		/* land no further than right after the last tcgen05.st
+		 * passed: its registers die there, and a later load only
+		 * keeps what it loads alive longer (d128_n128: 112 bytes of
+		 * spill landing there, 720 at the far end); and where the
+		 * code up to the next barrier may issue an MMA, land before
+		 * the last barrier passed instead, and try again */
+		int ok = 0;
+		for (;;) {
+			while (p > e + 1 && f->stmt[p - 1].kind != Sins)
+				p--;    /* .loc lines belong to what follows */
+			for (uint32_t j = p; j-- > e + 1;)
+				if (f->stmt[j].kind == Sins
+				&& f->stmt[j].op == Otcgen05_st) {
+					p = j + 1;
+					break;
+				}
+			anchor = 0;
+			uint32_t lastbar = 0;
+			for (uint32_t j = e + 1; j < p; j++) {
+				Stmt *t = &f->stmt[j];
+				anchor |= ctabar(t) || (t->kind == Sins
+					&& opklass(t) == Kfull);
+				if (ctabar(t))
+					lastbar = j;
+			}
+			if (!anchor)
+				break;
+			if (windowok(f, e + 1, p, tgt)) {
+				ok = 1;
+				break;
+			}
+			if (!lastbar)
+				break;
+			p = lastbar;
+		}
+		if (!ok)
+			continue;
+		/* the group and the .loc lines among it, then the rest */
+		uint32_t n = 0;
+		memset(in + i, 0, e - i + 1);
+		for (uint32_t k = 0; k < g.n; k++)
+			in[g.at[k]] = 1;
+		for (uint32_t j = i; j < e; j++)
+			in[j] |= f->stmt[j].kind == Sloc;
+		for (uint32_t j = i; j < p; j++)
+			if (!in[j])
+				tmp[n++] = f->stmt[j];
+		for (uint32_t j = i; j <= e; j++)
+			if (in[j])
+				tmp[n++] = f->stmt[j];
+		memcpy(&f->stmt[i], tmp, n * sizeof *tmp);
+		memset(in + i, 0, e - i + 1);
+		f->dirty = 1;
+		moved += g.n;
+		i = p - 1;
+	}
+	free(in);
+	free(tmp);
+	free(g.w);
+	free(g.r);
+	free(tm);
+	free(tgt);
+	return moved;
+}
