@@ -254,15 +254,14 @@ reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
 	return 1;
 }
 
-/* The tcgen05.st at j writes no column the load at i reads, seen from
- * the load's new place p (nothing between lo and p leaves the block). */
+/* The tcgen05.st at j writes no column the load at i reads (each
+ * address as its value where it is read, from lo on). */
 static int
-othercolumns(const Func *f, uint32_t lo, uint32_t i, uint32_t j, uint32_t p)
+othercolumns(const Func *f, uint32_t lo, uint32_t i, uint32_t j)
 {
 	Sum x, y;
 	int64_t nx, ny;
 
-	(void)p;
 	if (!reach(f, lo, i, &x, &nx) || !reach(f, lo, j, &y, &ny)
 	|| x.n != y.n || memcmp(x.v, y.v, x.n * sizeof *x.v))
 		return 0;
@@ -277,7 +276,7 @@ typedef struct Grp {
 } Grp;
 
 static int
-regsok(const Func *f, const Stmt *s, const Grp *g, const uint8_t *tm)
+regsok(const Stmt *s, const Grp *g, const uint8_t *tm)
 {
 	Rv d = {0}, u = {0};
 	int ok = 1;
@@ -289,7 +288,6 @@ regsok(const Func *f, const Stmt *s, const Grp *g, const uint8_t *tm)
 		ok &= !g->w[u.v[k]] && !(tm[u.v[k]] & 1);
 	if (s->guard && s->guard->kind == Preg && s->guard->reg >= 0)
 		ok &= !g->w[s->guard->reg];
-	(void)f;
 	free(d.v);
 	free(u.v);
 	return ok;
@@ -351,7 +349,7 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 
 	if (s->kind == Sloc || (s->kind == Slabel && !tgt[j]))
 		return 1;
-	if (s->kind != Sins || !regsok(f, s, g, tm))
+	if (s->kind != Sins || !regsok(s, g, tm))
 		return 0;
 	switch (opklass(s)) {
 	case Kpure: case Kcc: case Kcoll:
@@ -360,7 +358,7 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 		return plainmem(s);
 	case Ktmem:
 		return s->op != Otcgen05_st
-			|| othercolumns(f, lo, g->at[0], j, j);
+			|| othercolumns(f, lo, g->at[0], j);
 	case Kfull:
 		*anchor |= s->op == Ocp_async_wait_group
 			|| s->op == Ocp_async_wait_all;
@@ -395,6 +393,43 @@ windowok(Func *f, uint32_t from, uint32_t p, const uint8_t *tgt)
 			return 0;
 	}
 	return 0;
+}
+
+/* Where the group ending at e, free to go as far as p, lands: no
+ * further than right after the last tcgen05.st it passes (its
+ * registers die there, and a later load only keeps what it loads alive
+ * longer: d128_n128 spills 112 bytes landing there, 720 at the far
+ * end), nor where the code up to the next barrier may issue an MMA
+ * (then before the last barrier passed, and again).  0: nowhere that
+ * passes a fixed statement or barrier. */
+static uint32_t
+land(Func *f, uint32_t e, uint32_t p, const uint8_t *tgt)
+{
+	for (;;) {
+		uint32_t lastbar = 0;
+		int anchor = 0;
+		while (p > e + 1 && f->stmt[p - 1].kind != Sins)
+			p--;    /* .loc lines belong to what follows */
+		for (uint32_t j = p; j-- > e + 1;)
+			if (f->stmt[j].kind == Sins
+			&& f->stmt[j].op == Otcgen05_st) {
+				p = j + 1;
+				break;
+			}
+		for (uint32_t j = e + 1; j < p; j++) {
+			Stmt *t = &f->stmt[j];
+			anchor |= ctabar(t) || (t->kind == Sins
+				&& opklass(t) == Kfull);
+			lastbar = ctabar(t) ? j : lastbar;
+		}
+		if (!anchor)
+			return 0;
+		if (windowok(f, e + 1, p, tgt))
+			return p;
+		if (!lastbar)
+			return 0;
+		p = lastbar;
+	}
 }
 
 /* Where the stretch that holds i begins: after the last label a
@@ -435,42 +470,7 @@ tsinkfar(Func *f, const uint32_t *lines)
 		for (p = e + 1; p < f->nstmt
 			&& passable(f, lo, p, &g, tm, tgt, &anchor); p++)
 			;
-		/* land no further than right after the last tcgen05.st
-		 * passed: its registers die there, and a later load only
-		 * keeps what it loads alive longer (d128_n128: 112 bytes of
-		 * spill landing there, 720 at the far end); and where the
-		 * code up to the next barrier may issue an MMA, land before
-		 * the last barrier passed instead, and try again */
-		int ok = 0;
-		for (;;) {
-			while (p > e + 1 && f->stmt[p - 1].kind != Sins)
-				p--;    /* .loc lines belong to what follows */
-			for (uint32_t j = p; j-- > e + 1;)
-				if (f->stmt[j].kind == Sins
-				&& f->stmt[j].op == Otcgen05_st) {
-					p = j + 1;
-					break;
-				}
-			anchor = 0;
-			uint32_t lastbar = 0;
-			for (uint32_t j = e + 1; j < p; j++) {
-				Stmt *t = &f->stmt[j];
-				anchor |= ctabar(t) || (t->kind == Sins
-					&& opklass(t) == Kfull);
-				if (ctabar(t))
-					lastbar = j;
-			}
-			if (!anchor)
-				break;
-			if (windowok(f, e + 1, p, tgt)) {
-				ok = 1;
-				break;
-			}
-			if (!lastbar)
-				break;
-			p = lastbar;
-		}
-		if (!ok)
+		if (!(p = land(f, e, p, tgt)))
 			continue;
 		/* the group and the .loc lines among it, then the rest */
 		uint32_t n = 0;

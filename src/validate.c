@@ -335,7 +335,10 @@ helpvalidate(FILE *f)
 "re-split where they fit the register file, and registers NEW declares\n"
 "that ORIG does not (the early pass): written only by arithmetic, read\n"
 "only by copies, each copy's value the same on every path and the one\n"
-"ORIG computes into the copy's destination.\n"
+"ORIG computes into the copy's destination; and a tcgen05.ld, its wait\n"
+"and the math on what it loaded run past barriers and tcgen05.st to\n"
+"other columns (tsink=far), in kernels of at most 4 warps whose threads\n"
+"meet the barriers alike, with no MMA before the next barrier.\n"
 "\n"
 "Exit status: 0 proven, 1 not proven (the first reason is printed),\n"
 "2 a file cannot be read or parsed.\n");

@@ -708,84 +708,108 @@ window(Vs *v, uint32_t q, uint32_t e)
 	return fail(v, e, "no barrier after it");
 }
 
+/* A's tcgen05.ld of the same text as B's at i (one each), and q, the
+ * anchor of B that A runs it before, when B runs it after q: 1, else 0. */
+static int
+counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
+{
+	Func *fa = v->a, *fb = v->b;
+	Str t = plaintext(fb, &fb->stmt[i]);
+	int64_t hit = -1;
+	uint32_t na = 0, nb = 0;
+
+	for (uint32_t j = 0; j < fa->nstmt && hit != -2; j++)
+		if (fa->stmt[j].kind == Sins && fa->stmt[j].op == Otcgen05_ld
+		&& plaintext(fa, &fa->stmt[j]) == t)
+			hit = hit < 0 ? (int64_t)j : -2;
+	if (hit < 0)
+		return 0;
+	for (uint32_t j = 0; j < (uint32_t)hit; j++)
+		na += !mva[j] || isbar(&fa->stmt[j]);
+	for (*q = 0; *q < i; ++*q)
+		if (anchor(v, *q) && nb++ == na)
+			break;
+	*k = (uint32_t)hit;
+	return *q < i;
+}
+
+/* B's group at i, the same statements as A's at k: its size, or 0. */
+static uint32_t
+samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
+	uint8_t *gr)
+{
+	Func *fa = v->a, *fb = v->b;
+	uint32_t n = group(fb, i, g, gw, gr);
+	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
+	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
+	int same = n && group(fa, k, ga, aw, ar) == n;
+
+	for (uint32_t m = 0; same && m < n; m++)
+		same = plaintext(fb, &fb->stmt[g[m]])
+			== plaintext(fa, &fa->stmt[ga[m]]);
+	free(ga);
+	free(aw);
+	free(ar);
+	return same ? n : 0;
+}
+
+/* B': the group at i (statements g, with the .loc lines among them)
+ * right before q, the rest in B's order. */
+static void
+moveback(Vs *v, Module *mb, uint32_t i, uint32_t q, const uint32_t *g,
+	uint32_t n)
+{
+	Func *fb = v->b, *nf = alloc(mb->a, sizeof *nf);
+	Stmt *st = alloc(mb->a, (fb->nstmt + 1) * sizeof *st);
+	uint8_t *in = calloc(fb->nstmt + 1, 1);
+	uint32_t m = 0, e = g[n - 1];
+
+	for (uint32_t j = 0; j < n; j++)
+		in[g[j]] = 1;
+	for (uint32_t j = i; j < e; j++)
+		in[j] |= fb->stmt[j].kind == Sloc;
+	for (uint32_t j = 0; j < fb->nstmt; j++) {
+		for (uint32_t x = i; j == q && x <= e; x++)
+			if (in[x])
+				st[m++] = fb->stmt[x];
+		if (!in[j])
+			st[m++] = fb->stmt[j];
+	}
+	free(in);
+	*nf = *fb;
+	nf->stmt = st;
+	nf->ana = 0;
+	v->b = nf;
+}
+
 /* The first group of B run past an anchor that A runs it before: moved
  * back into a new copy of B.  1 moved, 0 none, -1 not proven. */
 static int
 unsinkone(Vs *v, Module *mb, uint32_t *g, uint8_t *gw, uint8_t *gr)
 {
-	Func *fa = v->a, *fb = v->b;
-	uint8_t *mva = vmovables(fa);
+	Func *fb = v->b;
+	uint8_t *mva = vmovables(v->a);
 	int rc = 0;
 
 	for (uint32_t i = 0; i < fb->nstmt && !rc; i++) {
 		Stmt *s = &fb->stmt[i];
-		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard)
+		uint32_t k, q, n;
+		int bar = 0;
+		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
+		|| !counterpart(v, mva, i, &k, &q))
 			continue;
-		Str t = plaintext(fb, s);
-		int64_t k = -1;
-		uint32_t na = 0, nb = 0, q;
-		for (uint32_t j = 0; j < fa->nstmt && k != -2; j++)
-			if (fa->stmt[j].kind == Sins
-			&& fa->stmt[j].op == Otcgen05_ld
-			&& plaintext(fa, &fa->stmt[j]) == t)
-				k = k < 0 ? (int64_t)j : -2;
-		if (k < 0)
-			continue;
-		for (uint32_t j = 0; j < (uint32_t)k; j++)
-			na += !mva[j] || isbar(&fa->stmt[j]);
-		for (q = 0; q < i; q++)
-			if (anchor(v, q) && nb++ == na)
-				break;
-		if (q == i)
-			continue;       /* as many anchors before it as in A */
-		/* q: B's anchor A runs it before; G goes back there */
-		uint32_t n = group(fb, i, g, gw, gr), ng;
-		uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
-		uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1,
-			1);
-		ng = group(fa, (uint32_t)k, ga, aw, ar);
-		int same = n && ng == n;
-		for (uint32_t m = 0; same && m < n; m++)
-			same = plaintext(fb, &fb->stmt[g[m]])
-				== plaintext(fa, &fa->stmt[ga[m]]);
-		free(ga);
-		free(aw);
-		free(ar);
-		if (!same) {
+		if (!(n = samegroup(v, i, k, g, gw, gr))) {
 			rc = fail(v, i, "not with the same wait and arithmetic");
 			break;
 		}
-		int bar = 0;
 		for (uint32_t j = q; j < i && !rc; j++)
 			rc = passes(v, j, i, gw, gr, &bar);
 		if (!rc && bar)
 			rc = window(v, q, g[n - 1]);
-		if (rc)
-			break;
-		/* B': the group, with the .loc lines among it, right
-		 * before q; the rest in B's order */
-		Stmt *st = alloc(mb->a, (fb->nstmt + 1) * sizeof *st);
-		uint8_t *in = calloc(fb->nstmt + 1, 1);
-		uint32_t m = 0;
-		for (uint32_t j = 0; j < n; j++)
-			in[g[j]] = 1;
-		for (uint32_t j = i; j < g[n - 1]; j++)
-			in[j] |= fb->stmt[j].kind == Sloc;
-		for (uint32_t j = 0; j < fb->nstmt; j++) {
-			if (j == q)
-				for (uint32_t x = i; x <= g[n - 1]; x++)
-					if (in[x])
-						st[m++] = fb->stmt[x];
-			if (!in[j])
-				st[m++] = fb->stmt[j];
+		if (!rc) {
+			moveback(v, mb, i, q, g, n);
+			rc = 1;
 		}
-		free(in);
-		Func *nf = alloc(mb->a, sizeof *nf);
-		*nf = *fb;
-		nf->stmt = st;
-		nf->ana = 0;
-		v->b = nf;
-		rc = 1;
 	}
 	free(mva);
 	return rc;
