@@ -106,18 +106,15 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r)
 			continue;
 		if (s->kind != Sins || s->guard)
 			break;
+		vaccess(s, &a);
 		if (j == i)
 			take = 1;
 		else if (!waited)
 			take = waited = s->op == Otcgen05_wait_ld;
-		else if (veffect(s) == Enone) {
-			vaccess(s, &a);
+		else if (veffect(s) == Enone)
 			for (uint32_t k = 0; k < a.nuse && !take; k++)
 				take = w[a.use[k]];
-		}
 		if (take && s->op != Otcgen05_wait_ld) {
-			if (!a.def)
-				vaccess(s, &a);
 			for (uint32_t k = 0; k < a.ndef; k++)
 				w[a.def[k]] = 1;
 			for (uint32_t k = 0; k < a.nuse; k++)
