@@ -63,7 +63,7 @@ insregs(const Stmt *s, Regfn *fn, void *arg)
 		visit(s->guard, fn, arg, 0, 0);
 	for (uint32_t k = d == DNO ? 0 : 1; k < s->nop; k++)
 		visit(&s->opd[k], fn, arg, 0, 0);
-	if (d == D0U)
+	if (d == D0U && s->nop)
 		visit(&s->opd[0], fn, arg, 0, 0);
 	if (d != DNO && s->nop)
 		visit(&s->opd[0], fn, arg, 1, kill);

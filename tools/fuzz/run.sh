@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs a fuzzer for a while: fuzzfront (the front end, the default) or,
 # with -n fuzzopt, opt's passes with the validator as the oracle.
-# Seeds: corpus/, the test files,
-# and ../shared/corpus when it is there (read, never copied).  New inputs
+# Seeds: corpus/, the test files (tests/opt's small kernels reach every
+# pass), and ../shared/corpus when it is there (read, never copied).  New inputs
 # go to WORK/corpus; a crash leaves WORK/crash-* and exits non-zero.
 # Without a built fuzzer (-e) it builds one with clang (-c) from the
 # sources and the generated scanner and parser (-g); with neither it
@@ -46,7 +46,8 @@ if [ -z "$exe" ] || [ ! -x "$exe" ]; then
 fi
 seeds=""
 for d in "$top/corpus" "$top/tests/front" "$top/tests/front/ok" \
-	"$top/tests/fuzz" "$top/tests/malformed" "$top/../shared/corpus"; do
+	"$top/tests/fuzz" "$top/tests/malformed" "$top/tests/opt" \
+	"$top/../shared/corpus"; do
 	[ -d "$d" ] && seeds="$seeds $d"
 done
 fork=""
