@@ -90,8 +90,9 @@ group(Func *f, uint32_t i, const uint8_t *tgt, uint8_t *mark, Grp *g)
 		Stmt *s = &f->stmt[j];
 		if (aligned(s, Owgmma_commit_group))
 			break;
-		if (s->kind == Sins && s->op == Owgmma_mma_async
-		&& !s->guard) {
+		/* only what the whole warp runs together: an unguarded
+		 * .aligned one (the validator asks the same) */
+		if (aligned(s, Owgmma_mma_async)) {
 			int32_t k = acc0(s, &d, &u);
 			if (k < 0)
 				goto out;
