@@ -21,10 +21,9 @@
  * the first statement that does not pass; only when it crosses a fixed
  * statement or a barrier (else tsink's rules apply), in a kernel of at
  * most 4 warps with no cta_group::2, and when from there to the next
- * barrier the code is straight and issues no tcgen05.mma, cp or shift.
- * The validator proves all of it apart (src/vsink.c), including that
- * every thread meets the barriers at the same statements, which this
- * pass does not ask. */
+ * barrier the code is straight and issues no tcgen05.mma, cp or shift,
+ * and where every thread meets the barriers at the same statements.
+ * The validator proves all of it apart (src/vsink.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -88,6 +87,152 @@ kernelok(const Func *f)
 				return 0;
 	}
 	return 1;
+}
+
+/* ---- do all threads meet the barriers at the same statements? ----
+ * (The validator asks the same apart, src/vsink.c.)  A register is
+ * "varying" when threads may hold different values in it: written
+ * from %tid and the like, by a load other than ld.param, a collective,
+ * anything not plain arithmetic, or in a block only some threads run;
+ * a block only some threads run is one that a branch on a varying
+ * predicate reaches before the blocks that post-dominate the branch.
+ * Each grows the other; then no barrier may sit in such a block. */
+
+static int
+samespecial(Str s)
+{
+	return !strncmp(s, "%ctaid", 6) || !strncmp(s, "%nctaid", 7)
+		|| !strncmp(s, "%ntid", 5) || !strncmp(s, "%nclusterid", 11)
+		|| !strncmp(s, "%clusterid", 10)
+		|| !strncmp(s, "%cluster_ctaid", 14)
+		|| !strncmp(s, "%cluster_nctaid", 15);
+}
+
+static int
+varies(const Opnd *o, const uint8_t *var)
+{
+	if (o->kind == Preg)
+		return o->reg >= 0 ? var[o->reg] : !samespecial(o->s);
+	for (uint32_t k = 0; k < o->nsub; k++)
+		if (varies(&o->sub[k], var))
+			return 1;
+	return 0;
+}
+
+/* A bra back to the top of its own block, which only waits on an
+ * mbarrier: threads differ in how long they spin, not where they go. */
+static int
+spinloop(const Func *f, const Blk *b, uint32_t self)
+{
+	if (b->nsucc > 2 || (b->succ[0] != self && (b->nsucc < 2
+	|| b->succ[1] != self)))
+		return 0;
+	for (uint32_t j = b->first; j < b->end; j++) {
+		const Stmt *s = &f->stmt[j];
+		if (s->kind == Sins && s->op != Obra
+		&& s->op != Ombarrier_try_wait && s->op != Ombarrier_test_wait)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+alike(Func *f, Module *m)
+{
+	fillcfg(f, m);
+	Ana *A = f->ana;
+	uint32_t nb = A->nblk, w = (nb + 63) / 64, *st = xmalloc((nb + 1)
+		* sizeof *st);
+	uint64_t *pd = xmalloc(((size_t)nb * w + 1) * sizeof *pd);
+	uint8_t *var = calloc(f->nreg + 1, 1), *odd = calloc(nb + 1, 1);
+	int ok = 1, grew = 1;
+	Rv d = {0}, u = {0};
+
+	for (uint32_t b = 0; b < nb; b++) {     /* post-dominators */
+		memset(pd + (size_t)b * w, A->blk[b].nsucc ? 0xff : 0,
+			w * sizeof *pd);
+		pd[(size_t)b * w + b / 64] |= 1ull << (b % 64);
+	}
+	while (grew) {
+		grew = 0;
+		for (uint32_t b = nb; b-- > 0;)
+			for (uint32_t q = 0; q < w && A->blk[b].nsucc; q++) {
+				uint64_t y = ~0ull;
+				for (uint32_t k = 0; k < A->blk[b].nsucc; k++)
+					y &= pd[(size_t)A->blk[b].succ[k] * w + q];
+				y |= q == b / 64 ? 1ull << (b % 64) : 0;
+				grew |= y != pd[(size_t)b * w + q];
+				pd[(size_t)b * w + q] = y;
+			}
+	}
+	/* a block from which no path ends: its post-dominators say
+	 * nothing, so nothing is known */
+	uint32_t n0 = 0;
+	for (uint32_t b = 0; b < nb; b++)
+		if (!A->blk[b].nsucc)
+			odd[b] = 1, st[n0++] = b;
+	while (n0) {
+		const Blk *B = &A->blk[st[--n0]];
+		for (uint32_t k = 0; k < B->npred; k++)
+			if (!odd[B->pred[k]])
+				odd[B->pred[k]] = 1, st[n0++] = B->pred[k];
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		ok &= odd[b], odd[b] = 0;
+	for (grew = 1; grew && ok;) {
+		grew = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			Stmt *s = &f->stmt[i];
+			if (s->kind != Sins)
+				continue;
+			int bad = odd[A->blkof[i]] || (s->guard
+				&& varies(s->guard, var))
+				|| (opklass(s) != Kpure && !(s->op == Old
+				&& mod(s, ".param")));
+			for (uint32_t k = 1; k < s->nop && !bad; k++)
+				bad = varies(&s->opd[k], var);
+			d.n = u.n = 0;
+			defuse(s, &d, &u);
+			for (uint32_t k = 0; k < d.n && bad; k++)
+				if (!var[d.v[k]])
+					var[d.v[k]] = 1, grew = 1;
+		}
+		for (uint32_t b = 0; b < nb; b++) {
+			const Blk *B = &A->blk[b];
+			const Stmt *t = B->end ? &f->stmt[B->end - 1] : 0;
+			uint32_t n = 0;
+			if (!t || t->kind != Sins || opklass((Stmt *)t) != Kctl
+			|| !t->guard || !varies(t->guard, var)
+			|| (t->op == Obra && spinloop(f, B, b)))
+				continue;
+			if (t->op != Obra) {    /* a ret or exit some take */
+				ok = 0;
+				break;
+			}
+			for (uint32_t k = 0; k < B->nsucc; k++)
+				st[n++] = B->succ[k];
+			while (n) {
+				uint32_t c = st[--n];
+				if ((c != b && (pd[(size_t)b * w + c / 64]
+				>> (c % 64) & 1)) || odd[c])
+					continue;
+				odd[c] = 1, grew = 1;
+				for (uint32_t k = 0; k < A->blk[c].nsucc
+					&& n < nb; k++)
+					st[n++] = A->blk[c].succ[k];
+			}
+		}
+	}
+	for (uint32_t i = 0; i < f->nstmt && ok; i++)
+		ok = !(ctabar(&f->stmt[i]) && odd[A->blkof[i]]);
+	freeana(f);     /* the pass reorders: nothing of it may stay */
+	free(d.v);
+	free(u.v);
+	free(st);
+	free(pd);
+	free(var);
+	free(odd);
+	return ok;
 }
 
 /* ---- an address: values added, and a constant ----
@@ -449,9 +594,9 @@ stretch(const Func *f, uint32_t i, const uint8_t *tgt)
 }
 
 uint32_t
-tsinkfar(Func *f, const uint32_t *lines)
+tsinkfar(Module *m, Func *f, const uint32_t *lines)
 {
-	if (!kernelok(f))
+	if (!kernelok(f) || !alike(f, m))
 		return 0;
 	uint8_t *tm = tmemnames(f), *tgt = calloc(f->nstmt + 1, 1);
 	Grp g = {.w = calloc(f->nreg + 1, 1), .r = calloc(f->nreg + 1, 1)};

@@ -666,7 +666,7 @@ uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
 int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
 /* ---- tfar.c ---- */
-uint32_t tsinkfar(Func *, const uint32_t *lines);
+uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

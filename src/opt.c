@@ -171,7 +171,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
 				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
-				: pp->p[k].across == 4 ? tsinkfar(f, sc->lines)
+				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
