@@ -229,6 +229,16 @@ chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 	return 1;
 }
 
+/* An unknown instruction's registers: each counted written and read. */
+static void
+unkcount(const Opnd *o, uint32_t *nw, uint32_t *nr)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		nw[o->reg]++, nr[o->reg]++;
+	for (uint32_t k = 0; k < o->nsub; k++)
+		unkcount(&o->sub[k], nw, nr);
+}
+
 static void
 counts(Ctx *x)
 {
@@ -239,6 +249,11 @@ counts(Ctx *x)
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		if (f->stmt[i].kind != Sins)
 			continue;
+		if (f->stmt[i].op == Ounknown) {   /* may write any it names */
+			for (uint32_t k = 0; k < f->stmt[i].nop; k++)
+				unkcount(&f->stmt[i].opd[k], x->nw, x->nr);
+			continue;
+		}
 		du(x, &f->stmt[i]);
 		for (uint32_t k = 0; k < x->d.n; k++)
 			x->nw[x->d.v[k]]++;
