@@ -593,6 +593,27 @@ stretch(const Func *f, uint32_t i, const uint8_t *tgt)
 	return i;
 }
 
+/* Whether the tcgen05.ld at i is the only one of its text: the
+ * validator finds the original's by text (src/vsink.c). */
+static int
+onlyone(Func *f, uint32_t i)
+{
+	Buf a = {0}, b = {0};
+	int n = 0;
+
+	printstmt(&a, f, &f->stmt[i]);
+	for (uint32_t j = 0; j < f->nstmt && n < 2; j++) {
+		if (f->stmt[j].kind != Sins || f->stmt[j].op != Otcgen05_ld)
+			continue;
+		b.n = 0;
+		printstmt(&b, f, &f->stmt[j]);
+		n += b.n == a.n && !memcmp(a.p, b.p, a.n);
+	}
+	free(a.p);
+	free(b.p);
+	return n == 1;
+}
+
 uint32_t
 tsinkfar(Module *m, Func *f, const uint32_t *lines)
 {
@@ -608,7 +629,8 @@ tsinkfar(Module *m, Func *f, const uint32_t *lines)
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
-		|| !inlines(lines, s) || !takegroup(f, i, &g))
+		|| !inlines(lines, s) || !takegroup(f, i, &g)
+		|| !onlyone(f, i))
 			continue;
 		uint32_t e = g.at[g.n - 1], lo = stretch(f, i, tgt), p;
 		int anchor = 0;
