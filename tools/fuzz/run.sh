@@ -2,8 +2,9 @@
 # Runs a fuzzer for a while: fuzzfront (the front end, the default) or,
 # with -n fuzzopt, opt's passes with the validator as the oracle.
 # Seeds: corpus/, the test files (tests/opt's small kernels reach every
-# pass), and ../shared/corpus when it is there (read, never copied).  New inputs
-# go to WORK/corpus; a crash leaves WORK/crash-* and exits non-zero.
+# pass), and ../shared/corpus when it is there (read, never copied).
+# New inputs go to WORK/corpus; a crash leaves WORK/crash-* and exits
+# non-zero.
 # Without a built fuzzer (-e) it builds one with clang (-c) from the
 # sources and the generated scanner and parser (-g); with neither it
 # skips (exit 77).
