@@ -31,19 +31,10 @@
 enum { Maxg = 1024, Maxadd = 8 };
 
 static int
-mod(const Stmt *s, const char *m)
-{
-	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], m))
-			return 1;
-	return 0;
-}
-
-static int
 ctabar(const Stmt *s)
 {
 	return s->kind == Sins && (s->op == Obar || s->op == Obarrier)
-		&& !s->guard && s->nop == 1 && mod(s, ".sync");
+		&& !s->guard && s->nop == 1 && hasmod(s, ".sync");
 }
 
 /* The kernel's threads, from .reqntid or .maxntid; 0 if not said. */
@@ -145,6 +136,7 @@ alike(Func *f, Module *m)
 		* sizeof *st);
 	uint64_t *pd = xmalloc(((size_t)nb * w + 1) * sizeof *pd);
 	uint8_t *var = calloc(f->nreg + 1, 1), *odd = calloc(nb + 1, 1);
+	uint8_t *seen = calloc(nb + 1, 1);
 	int ok = 1, grew = 1;
 	Rv d = {0}, u = {0};
 
@@ -188,7 +180,7 @@ alike(Func *f, Module *m)
 			int bad = odd[A->blkof[i]] || (s->guard
 				&& varies(s->guard, var))
 				|| (opklass(s) != Kpure && !(s->op == Old
-				&& mod(s, ".param")));
+				&& hasmod(s, ".param")));
 			for (uint32_t k = 1; k < s->nop && !bad; k++)
 				bad = varies(&s->opd[k], var);
 			d.n = u.n = 0;
@@ -209,17 +201,22 @@ alike(Func *f, Module *m)
 				ok = 0;
 				break;
 			}
-			for (uint32_t k = 0; k < B->nsucc; k++)
-				st[n++] = B->succ[k];
-			while (n) {
-				uint32_t c = st[--n];
-				if ((c != b && (pd[(size_t)b * w + c / 64]
-				>> (c % 64) & 1)) || odd[c])
-					continue;
-				odd[c] = 1, grew = 1;
-				for (uint32_t k = 0; k < A->blk[c].nsucc
-					&& n < nb; k++)
-					st[n++] = A->blk[c].succ[k];
+			/* each block once for this branch: another's region
+			 * may end where this one goes on */
+			memset(seen, 0, nb + 1);
+			for (uint32_t c = b;;) {
+				for (uint32_t k = 0; k < A->blk[c].nsucc; k++) {
+					uint32_t y = A->blk[c].succ[k];
+					if (!seen[y] && (y == b
+					|| !(pd[(size_t)b * w + y / 64]
+					>> (y % 64) & 1)))
+						seen[y] = 1, st[n++] = y;
+				}
+				if (!n)
+					break;
+				c = st[--n];
+				grew |= !odd[c];
+				odd[c] = 1;
 			}
 		}
 	}
@@ -232,6 +229,7 @@ alike(Func *f, Module *m)
 	free(pd);
 	free(var);
 	free(odd);
+	free(seen);
 	return ok;
 }
 
@@ -341,7 +339,7 @@ sumreg(const Func *f, uint32_t lo, uint32_t at, int32_t r, Sum *s, int depth)
 	uint64_t h;
 
 	if (t && depth < 12 && !t->guard && opklass((Stmt *)t) == Kpure
-	&& !mod(t, ".cc") && t->nop >= 2 && t->opd[0].kind == Preg) {
+	&& t->nop >= 2 && t->opd[0].kind == Preg) {
 		if (t->op == Oadd && t->nop == 3)
 			return sumop(f, lo, (uint32_t)w, &t->opd[1], s, depth + 1)
 				&& sumop(f, lo, (uint32_t)w, &t->opd[2], s,
@@ -386,9 +384,9 @@ reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
 	for (uint32_t k = 0; k < t->nmod; k++)
 		if (!strncmp(t->mod[k], ".x", 2))
 			*n = strtoll(t->mod[k] + 2, 0, 10);
-	if (!a || a->nsub != 1 || !mod(t, ".32x32b") || *n <= 0)
+	if (!a || a->nsub != 1 || !hasmod(t, ".32x32b") || *n <= 0)
 		return 0;
-	if (mod(t, ".pack::16b") || mod(t, ".unpack::16b"))
+	if (hasmod(t, ".pack::16b") || hasmod(t, ".unpack::16b"))
 		*n *= 2;
 	*s = (Sum){{0}, 0, 0};
 	if (!sumop(f, lo, i, &a->sub[0], s, 0))
@@ -460,7 +458,7 @@ takegroup(Func *f, uint32_t i, Grp *g)
 			take = 1;
 		else if (!waited)
 			take = waited = s->op == Otcgen05_wait_ld;
-		else if (opklass(s) == Kpure && !mod(s, ".cc"))
+		else if (opklass(s) == Kpure)    /* .cc is Kcc */
 			for (uint32_t k = 0; k < u.n && !take; k++)
 				take = g->w[u.v[k]];
 		if (!take || (j != i && !waited))
@@ -474,14 +472,6 @@ takegroup(Func *f, uint32_t i, Grp *g)
 	free(d.v);
 	free(u.v);
 	return waited ? g->n : 0;
-}
-
-static int
-plainmem(const Stmt *s)
-{
-	return !mod(s, ".volatile") && !mod(s, ".acquire")
-		&& !mod(s, ".release") && !mod(s, ".relaxed")
-		&& !mod(s, ".mmio");
 }
 
 /* Whether the group passes statement j; *anchor when j is a fixed
@@ -499,8 +489,8 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 	switch (opklass(s)) {
 	case Kpure: case Kcc: case Kcoll:
 		return 1;
-	case Kld: case Kst:
-		return plainmem(s);
+	case Kld: case Kst:     /* opklass: volatile and the like are Kord */
+		return 1;
 	case Ktmem:
 		return s->op != Otcgen05_st
 			|| othercolumns(f, lo, g->at[0], j);

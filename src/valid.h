@@ -114,7 +114,7 @@ int vlaterpending(const Later *l, uint32_t seg);
 int vsegment(Seg *g, uint8_t *mv);
 
 /* ---- vremat.c ---- */
-uint32_t *vwritecount(Func *f);
+uint32_t *vwritecount(Func *f, uint32_t *last);
 Str *vkonstants(Func *f, uint32_t *writes, const uint8_t *tm, uint32_t *n,
 	int32_t **load);
 int vextrawait(Func *f, const uint8_t *targets, uint32_t j);

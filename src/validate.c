@@ -67,7 +67,7 @@ body(Func *fa, Func *fb, Buf *why)
 	uint32_t i = 0, j = 0, nk;
 	int rc = 0;
 	int32_t *kload;
-	uint32_t *writes = vwritecount(fa);
+	uint32_t *writes = vwritecount(fa, 0);
 	uint8_t *tm = vtmemregs(fa);
 	Str *konst = vkonstants(fa, writes, tm, &nk, &kload);
 	Dom *adom = 0;

@@ -107,9 +107,10 @@ asmov(Func *f, Stmt *s)
 	return vtext(f, &t);
 }
 
-/* How many statements of f write each register. */
+/* How many statements of f write each register; last, when not 0,
+ * gets the last of them (for a register written once, its writer). */
 uint32_t *
-vwritecount(Func *f)
+vwritecount(Func *f, uint32_t *last)
 {
 	uint32_t *writes = calloc(f->nreg + 1, sizeof *writes);
 
@@ -118,8 +119,11 @@ vwritecount(Func *f)
 		if (f->stmt[i].kind != Sins)
 			continue;
 		vaccess(&f->stmt[i], &a);
-		for (uint32_t j = 0; j < a.ndef; j++)
+		for (uint32_t j = 0; j < a.ndef; j++) {
 			writes[a.def[j]]++;
+			if (last)
+				last[a.def[j]] = i;
+		}
 		free(a.def);
 		free(a.use);
 	}

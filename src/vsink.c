@@ -47,8 +47,8 @@ typedef struct Vs {
 	int spmd;               /* -1 not asked yet, 0 no, 1 yes */
 	uint8_t *divblk;        /* per block of dom: run by some threads */
 	Dom *dom;
-	int64_t *def1;          /* per register: its one writer, -1 none,
-	                         * -2 several (made when first asked) */
+	uint32_t *nw, *lastw;   /* per register: its writers, the last of
+	                         * them (vwritecount, when first asked) */
 	uint8_t *cyc;           /* per block: 0 not asked, 1 in no cycle,
 	                         * 2 in one */
 } Vs;
@@ -209,25 +209,11 @@ needdom(Vs *v)
 static int64_t
 onewriter(Vs *v, int32_t r)
 {
-	Func *f = v->b;
-
-	if (!v->def1) {
-		v->def1 = xmalloc((f->nreg + 1) * sizeof *v->def1);
-		for (uint32_t k = 0; k <= f->nreg; k++)
-			v->def1[k] = -1;
-		for (uint32_t j = 0; j < f->nstmt; j++) {
-			Acc a = {0};
-			if (f->stmt[j].kind != Sins)
-				continue;
-			vaccess(&f->stmt[j], &a);
-			for (uint32_t k = 0; k < a.ndef; k++)
-				v->def1[a.def[k]] = v->def1[a.def[k]] == -1
-					? (int64_t)j : -2;
-			free(a.def);
-			free(a.use);
-		}
+	if (!v->nw) {
+		v->lastw = calloc(v->b->nreg + 1, sizeof *v->lastw);
+		v->nw = vwritecount(v->b, v->lastw);
 	}
-	return v->def1[r] >= 0 ? v->def1[r] : -1;
+	return v->nw[r] == 1 ? (int64_t)v->lastw[r] : -1;
 }
 
 /* Whether block b can run again after it ran: a cycle through it. */
@@ -301,7 +287,8 @@ linreg(Vs *v, uint32_t lo, uint32_t pos, int32_t r, Lin *l, int depth)
 	Stmt *s = &f->stmt[d];
 	if (depth >= Maxdepth || s->guard || s->nop < 2
 	|| s->opd[0].kind != Preg || veffect(s) != Enone) {
-		snprintf(leaf, sizeof leaf, "r%d@%lld", r, (long long)d);
+		/* "=": written there; "@": held where a stretch began */
+		snprintf(leaf, sizeof leaf, "r%d=%lld", r, (long long)d);
 		addterm(l, interns(leaf));
 		return;
 	}
@@ -487,6 +474,7 @@ divergent(Vs *v, const uint8_t *nonuni, const int32_t *sc, uint8_t *div)
 		}
 	}
 	uint32_t *stack = xmalloc((nb + 1) * sizeof *stack);
+	uint8_t *seen = calloc(nb + 1, 1);
 	/* a block from which no path ends: its post-dominators say
 	 * nothing, so nothing is proven */
 	uint8_t *out = calloc(nb + 1, 1);
@@ -513,16 +501,21 @@ divergent(Vs *v, const uint8_t *nonuni, const int32_t *sc, uint8_t *div)
 			continue;
 		uint32_t b = domblk(v->dom, i), n = 0;
 		const uint64_t *x = pd + (size_t)b * w;
-		for (uint32_t k = 0; k < ns[b]; k++)
-			stack[n++] = succ[b][k];
-		while (n) {
-			uint32_t c = stack[--n];
-			int post = c != b && (x[c / 64] >> (c % 64) & 1);
-			if (post || div[c])
-				continue;
+		/* from b's successors up to its post-dominators, each block
+		 * once for this branch (another branch's region may end at
+		 * blocks this one goes through) */
+		memset(seen, 0, nb + 1);
+		for (uint32_t c = b;;) {
+			for (uint32_t k = 0; k < ns[c]; k++) {
+				uint32_t y = succ[c][k];
+				if (!seen[y] && (y == b
+				|| !(x[y / 64] >> (y % 64) & 1)))
+					seen[y] = 1, stack[n++] = y;
+			}
+			if (!n)
+				break;
+			c = stack[--n];
 			div[c] = 1;
-			for (uint32_t k = 0; k < ns[c] && n < nb; k++)
-				stack[n++] = succ[c][k];
 		}
 		if (s->op != Obra)      /* a ret or exit only some take */
 			div[b] = 2;
@@ -533,6 +526,7 @@ divergent(Vs *v, const uint8_t *nonuni, const int32_t *sc, uint8_t *div)
 	free(ns);
 	free(pd);
 	free(stack);
+	free(seen);
 	return stuck ? -1 : 0;
 }
 
@@ -815,7 +809,7 @@ unsinkone(Vs *v, Module *mb, uint32_t *g, uint8_t *gw, uint8_t *gr)
 Func *
 unsink(Module *mb, Func *fa, Func *fb, Buf *why)
 {
-	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0};
+	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0, 0};
 	uint32_t *g = xmalloc(Maxgroup * sizeof *g);
 	uint8_t *gw = calloc(fb->nreg + 1, 1), *gr = calloc(fb->nreg + 1, 1);
 	int rc;
@@ -831,17 +825,19 @@ unsink(Module *mb, Func *fa, Func *fb, Buf *why)
 				domfree(v.dom);
 			v.dom = 0;
 			free(v.divblk);
-			free(v.def1);
+			free(v.nw);
+			free(v.lastw);
 			free(v.cyc);
 			v.divblk = v.cyc = 0;
-			v.def1 = 0;
+			v.nw = v.lastw = 0;
 			v.spmd = -1;
 		}
 	} while (rc > 0);
 	if (v.dom)
 		domfree(v.dom);
 	free(v.divblk);
-	free(v.def1);
+	free(v.nw);
+	free(v.lastw);
 	free(v.cyc);
 	free(g);
 	free(gw);
