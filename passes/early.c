@@ -303,27 +303,15 @@ burst(Ctx *x, Blk *b, const uint8_t *inx, uint32_t nleaf, uint8_t *seen)
 }
 
 static int
-opndx(const Opnd *o, const uint8_t *inx)
-{
-	if (o->kind == Preg && o->reg >= 0 && inx[o->reg])
-		return 1;
-	for (uint32_t k = 0; k < o->nsub; k++)
-		if (opndx(&o->sub[k], inx))
-			return 1;
-	return 0;
-}
-
-static int
 writesx(Ctx *x, Stmt *s, const uint8_t *inx)
 {
 	if (s->kind != Sins)
 		return 0;
-	if (s->op == Ounknown) {        /* may write any it names */
-		for (uint32_t k = 0; k < s->nop; k++)
-			if (opndx(&s->opd[k], inx))
-				return 1;
-		return 0;
-	}
+	/* an unknown instruction may be a wait that completes what some
+	 * asynchronous instruction writes into X: the value is gone
+	 * after it (the validator forgets every value there too) */
+	if (s->op == Ounknown)
+		return 1;
 	du(x, s);
 	for (uint32_t k = 0; k < x->d.n; k++)
 		if (inx[x->d.v[k]])
