@@ -140,6 +140,10 @@ copies(Func *f, Dag *g, Mv *m)
 		int32_t d = s->opd[0].reg, r = s->opd[1].reg;
 		if (d == r || !samekind(f, d, r))
 			continue;
+		/* early's copies stay copies: the validator (vearly.c)
+		 * takes its registers' values only through them */
+		if (!strncmp(f->reg[r].prefix, "%pxe", 4))
+			continue;
 		uint32_t last = propagatable(f, m, i, g->end, d, r);
 		if (!last)
 			continue;

@@ -667,6 +667,8 @@ int inlines(const uint32_t *lines, const Stmt *);
 uint32_t tsink(Func *, const uint32_t *lines);
 /* ---- tfar.c ---- */
 uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
+/* ---- pin.c ---- */
+uint32_t pin(Module *, Func *, const uint32_t *lines);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);
@@ -681,6 +683,13 @@ int64_t bratarget(Func *, const int32_t *scope, uint32_t b, Str label);
 
 /* ---- vearly.c ---- */
 Func *unearly(Module *, Func *a, Func *b, Buf *why);
+/* a copy of s whose operands resolve() may bind again */
+Stmt stmtcopy(Arena *, const Stmt *s);
+
+/* ---- vpin.c ---- */
+/* f less its shuffles of a value to itself (pin.c's), f itself when
+ * it has none, 0 when one is not proven so (why, if not 0, says why) */
+Func *unpin(Module *, Func *f, Buf *why);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);

@@ -29,7 +29,7 @@ typedef struct Pass {
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
-	                     * 4 tsink=far (tfar.c) */
+	                     * 4 tsink=far (tfar.c), 5 pin */
 	Sched s;
 } Pass;
 
@@ -98,6 +98,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 2;
 		else if (!strcmp(a, "early"))
 			p->across = 3;
+		else if (!strcmp(a, "pin"))
+			p->across = 5;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -116,7 +118,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, tsink=far, "
-				"hoist, early, budget[=N][:R], "
+				"hoist, early, pin, budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -172,6 +174,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
+				: pp->p[k].across == 5 ? pin(m, f, sc->lines)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -183,10 +186,12 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].name, pp->p[k].moves ? "removed"
 					: pp->p[k].budget ? "re-split"
 					: pp->p[k].across == 3 ? "replaced"
+					: pp->p[k].across == 5 ? "pinned"
 					: pp->p[k].remat || pp->p[k].wgwait == 1
 					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
+					: pp->p[k].across == 5 ? "early sums"
 					: "instructions", before, after);
 				before = after;
 			}
@@ -433,6 +438,13 @@ helpopt(FILE *f)
 "                                    exp2 that write its terms, into new\n"
 "                                    registers, and copy the result where\n"
 "                                    the sum was (bit for bit the same)\n"
+"                     pin            after early: read each sum that only\n"
+"                                    a later block reads, outside loops,\n"
+"                                    where it is computed (a shfl.sync\n"
+"                                    of the thread's value to itself),\n"
+"                                    so ptxas cannot sink the adds to\n"
+"                                    their use, keeping P live (Triton's\n"
+"                                    peeled first iteration)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -611,11 +623,13 @@ variants(Optreq *o, Pipe *v, int max)
 			"remat=loop,sched=bu,tsink,hoist",
 			"remat,sched=bu,softmax=8,tsink,hoist"};
 		/* a sum Triton takes an iteration late (early): with the
-		 * tcgen05 pair, and with the plain schedulers */
+		 * tcgen05 pair, and with the plain schedulers; last, with
+		 * the peeled iteration's sum pinned where it is computed */
 		static const char *const ea[] = {
 			"early,remat=loop,sched=bu,tsink,hoist",
 			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
-			"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
+			"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
+			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)

@@ -594,8 +594,8 @@ copyopnds(Arena *ar, const Opnd *o, uint32_t n)
 	return c;
 }
 
-static Stmt
-copystmt(Arena *ar, const Stmt *s)
+Stmt
+stmtcopy(Arena *ar, const Stmt *s)
 {
 	Stmt c = *s;
 
@@ -695,11 +695,11 @@ rebuild(Module *mb, Ve *v, const uint8_t *fd, const uint8_t *kind,
 		if (kind[i] == 2) {
 			Tree *t = &tr[q++];
 			for (uint32_t k = 0; k < t->n; k++)
-				nb->stmt[n++] = copystmt(mb->a,
+				nb->stmt[n++] = stmtcopy(mb->a,
 					&v->a->stmt[t->at[k]]);
 			continue;
 		}
-		nb->stmt[n++] = copystmt(mb->a, &b->stmt[i]);
+		nb->stmt[n++] = stmtcopy(mb->a, &b->stmt[i]);
 	}
 	nb->nstmt = n;
 	nb->ana = 0;

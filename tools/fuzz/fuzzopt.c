@@ -32,6 +32,8 @@ static const char *const pipes[] = {
 	"early,remat,sched=bu-rand", "moves,early,sched=td-rand",
 	"tsink=far", "remat,sched=bu,tsink,hoist,tsink=far",
 	"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
+	"early,pin,moves,sched=td-rand", "early,pin,remat,sched=bu-rand",
+	"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
 };
 
 static Module *

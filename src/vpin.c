@@ -1,0 +1,222 @@
+/* vpin.c: proves a function's shuffles of a thread's value to itself
+ * (the pin pass) on its own, and takes them out: it shares nothing
+ * with passes/pin.c.  validate() does so to A and to B alike, so a
+ * rewrite of a rewrite is proven too.
+ *
+ * A pin is `shfl.sync.idx.b32 S, S, L, 31, M`, unguarded, no predicate
+ * out, outside inline-asm scopes, where
+ *  - every write of L in B is `mov.{u32,b32,s32} L, %laneid` and every
+ *    write of M is such a mov of %lanemask_eq, all unguarded;
+ *  - L and M are read by pins and by nothing else;
+ *  - walking back from the pin within its block (no label, scope edge
+ *    or control transfer crossed), a write of L and one of M are met.
+ * Then at the pin L is the thread's lane and M has only its bit: the
+ * thread alone takes part (the PTX ISA asks that the executing thread
+ * and the source lane be in the member mask; nothing else waits), and
+ * with c = 31 (clamp 31, no segment) the source lane is b = the
+ * thread's own, so S gets S: the pin computes nothing.  F' is F less
+ * its pins and the writes of their L and M (read by nothing else);
+ * their declarations, where A has none, go with unearly's fresh ones.
+ * One shuffle of that shape that is not proven so, and none is taken
+ * out: the usual proof then sees them all (what stays in B must stand
+ * in A). */
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+
+static int
+plainreg(const Opnd *o)
+{
+	return o->kind == Preg && o->reg >= 0 && !o->nsub && !o->comp
+		&& !o->neg;
+}
+
+static int
+modsare(const Stmt *s, const char *const *want, uint32_t n)
+{
+	if (s->nmod != n)
+		return 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (strcmp(s->mod[k], want[k]))
+			return 0;
+	return 1;
+}
+
+/* The pin's shape, on its own: registers S, L, M in r. */
+static int
+pinshape(const Stmt *s, int32_t r[3])
+{
+	static const char *const m[] = {".sync", ".idx", ".b32"};
+
+	if (s->kind != Sins || s->op != Oshfl || s->guard || s->nop != 5
+	|| !modsare(s, m, 3) || !plainreg(&s->opd[0])
+	|| !plainreg(&s->opd[1]) || s->opd[0].reg != s->opd[1].reg
+	|| !plainreg(&s->opd[2]) || !plainreg(&s->opd[4])
+	|| s->opd[3].kind != Pint || s->opd[3].minus
+	|| strtol(s->opd[3].s, 0, 0) != 31)
+		return 0;
+	r[0] = s->opd[0].reg;
+	r[1] = s->opd[2].reg;
+	r[2] = s->opd[4].reg;
+	return r[1] != r[2] && r[0] != r[1] && r[0] != r[2];
+}
+
+/* Whether s is `mov L, sreg` as a pin's L or M needs it. */
+static int
+specialmov(const Stmt *s, int32_t reg, Str sreg)
+{
+	return s->kind == Sins && s->op == Omov && !s->guard && s->nop == 2
+		&& s->nmod == 1 && (!strcmp(s->mod[0], ".u32")
+		|| !strcmp(s->mod[0], ".b32") || !strcmp(s->mod[0], ".s32"))
+		&& plainreg(&s->opd[0]) && s->opd[0].reg == reg
+		&& s->opd[1].kind == Preg && s->opd[1].reg < 0
+		&& !s->opd[1].nsub && !s->opd[1].comp && s->opd[1].s == sreg;
+}
+
+/* Whether walking back from the pin at i in its block meets a write
+ * of reg (which every write is, by then, the right mov). */
+static int
+setbefore(Func *f, uint32_t i, int32_t reg, Rv *d, Rv *u)
+{
+	while (i-- > 0) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Slabel || s->kind == Sopen || s->kind == Sclose)
+			return 0;
+		if (s->kind != Sins)
+			continue;
+		if (opklass(s) == Kctl)
+			return 0;
+		d->n = u->n = 0;
+		defuse(s, d, u);
+		for (uint32_t k = 0; k < d->n; k++)
+			if (d->v[k] == reg)
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether s is a tcgen05.ld/st or wgmma.mma_async naming a register
+ * some pin shuffles (role 3): such a register is read or written while
+ * the instruction is in flight, so a pin on it is no plain copy. */
+static int
+asyncnames(const Stmt *s, const uint8_t *role)
+{
+	if (s->kind != Sins || !(s->op == Otcgen05_ld || s->op == Otcgen05_st
+	|| s->op == Owgmma_mma_async))
+		return 0;
+	for (uint32_t k = 0; k < s->nop; k++) {
+		const Opnd *o = &s->opd[k];
+		if (o->kind == Preg && o->reg >= 0 && role[o->reg] == 3)
+			return 1;
+		for (uint32_t z = 0; z < o->nsub; z++)
+			if (o->sub[z].kind == Preg && o->sub[z].reg >= 0
+			&& role[o->sub[z].reg] == 3)
+				return 1;
+	}
+	return 0;
+}
+
+static int
+no(Func *f, uint32_t i, Buf *why, const char *what)
+{
+	if (why)
+		bprintf(why, "%s: line %u: a shuffle of a value to itself "
+			"not proven: %s\n", f->name, f->stmt[i].pos.line, what);
+	return -1;
+}
+
+/* Marks b's pins and their L, M writes in drop; the number of pins,
+ * or -1 when one is not proven (why says which and why). */
+static int
+findpins(Func *b, uint8_t *drop, Buf *why)
+{
+	uint8_t *role = calloc(b->nreg + 1, 1);     /* 1 L, 2 M, 3 S */
+	Str lane = interns("%laneid"), eq = interns("%lanemask_eq");
+	Rv d = {0}, u = {0};
+	int n = 0, depth = 0, rc = 0;
+	int32_t r[3];
+
+	if (!role)
+		die("out of memory");
+	for (uint32_t i = 0; i < b->nstmt; i++) {
+		Stmt *s = &b->stmt[i];
+		depth += (s->kind == Sopen) - (s->kind == Sclose);
+		if (!pinshape(s, r))
+			continue;
+		if (depth)
+			return free(role), no(b, i, why, "inside a scope");
+		if ((role[r[0]] && role[r[0]] != 3)
+		|| (role[r[1]] && role[r[1]] != 1)
+		|| (role[r[2]] && role[r[2]] != 2))
+			return free(role), no(b, i, why, "its registers in "
+				"other roles in another one");
+		role[r[0]] = 3, role[r[1]] = 1, role[r[2]] = 2;
+		drop[i] = 1;
+		n++;
+	}
+	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++) {
+		Stmt *s = &b->stmt[i];
+		if (s->kind != Sins || drop[i])
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		for (uint32_t k = 0; k < u.n && !rc; k++)
+			if (role[u.v[k]] == 1 || role[u.v[k]] == 2)
+				rc = no(b, i, why, "its lane or mask register "
+					"read here");
+		for (uint32_t k = 0; k < d.n && !rc; k++) {
+			int x = role[d.v[k]];
+			if (x != 1 && x != 2)
+				continue;
+			if (!specialmov(s, d.v[k], x == 1 ? lane : eq))
+				rc = no(b, i, why, x == 1 ? "its lane register "
+					"written here, not from %laneid" : "its mask "
+					"register written here, not from %lanemask_eq");
+			drop[i] = 1;
+		}
+	}
+	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
+		if (asyncnames(&b->stmt[i], role))
+			rc = no(b, i, why, "an asynchronous instruction names "
+				"the register it shuffles");
+	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
+		if (pinshape(&b->stmt[i], r) && drop[i]
+		&& (!setbefore(b, i, r[1], &d, &u)
+		|| !setbefore(b, i, r[2], &d, &u)))
+			rc = no(b, i, why, "its lane or mask not set before it "
+				"in its block");
+	free(role);
+	free(d.v);
+	free(u.v);
+	return rc ? -1 : n;
+}
+
+Func *
+unpin(Module *mb, Func *fb, Buf *why)
+{
+	uint8_t *drop = calloc(fb->nstmt + 1, 1);
+	Func *nb;
+	uint32_t n = 0;
+	int np;
+
+	if (!drop)
+		die("out of memory");
+	np = findpins(fb, drop, why);
+	if (np <= 0) {
+		free(drop);
+		return np < 0 ? 0 : fb;
+	}
+	nb = alloc(mb->a, sizeof *nb);
+	*nb = *fb;
+	nb->stmt = alloc(mb->a, (fb->nstmt + 1) * sizeof *nb->stmt);
+	for (uint32_t i = 0; i < fb->nstmt; i++)
+		if (!drop[i])
+			nb->stmt[n++] = stmtcopy(mb->a, &fb->stmt[i]);
+	nb->nstmt = n;
+	nb->ana = 0;
+	Regmemo *memo = 0;
+	resolve(mb, nb, &memo);
+	regmemofree(memo);
+	free(drop);
+	return nb;
+}
