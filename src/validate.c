@@ -350,7 +350,11 @@ helpvalidate(FILE *f)
 "ORIG computes into the copy's destination; and a tcgen05.ld, its wait\n"
 "and the math on what it loaded run past barriers and tcgen05.st to\n"
 "other columns (tsink=far), in kernels of at most 4 warps whose threads\n"
-"meet the barriers alike, with no MMA before the next barrier.\n"
+"meet the barriers alike, with no MMA before the next barrier; and a\n"
+"value shuffled to its own thread (the pin pass: shfl.sync.idx with the\n"
+"lane from %%laneid and the member mask from %%lanemask_eq, both set\n"
+"before it in its block), which computes nothing and is taken out of\n"
+"both files.\n"
 "\n"
 "Exit status: 0 proven, 1 not proven (the first reason is printed),\n"
 "2 a file cannot be read or parsed.\n");
