@@ -267,9 +267,9 @@ region(Func *f, Dag *g, void *arg)
 static int
 broadcast(Rm *r, Stmt *s)
 {
-	Opnd *m = &s->opd[4];
+	Opnd *m = s->op == Oshfl && s->nop == 5 ? &s->opd[4] : 0;
 
-	return s->op == Oshfl && s->nop == 5 && hasmod(s, ".sync")
+	return m && hasmod(s, ".sync")
 		&& hasmod(s, ".idx") && hasmod(s, ".b32")
 		&& s->opd[1].kind == Preg && s->opd[1].reg >= 0
 		&& r->def[s->opd[1].reg] >= 0 && r->uni[s->opd[1].reg]

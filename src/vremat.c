@@ -78,9 +78,11 @@ arith(Stmt *s, uint32_t *writes, uint8_t *kreg, int *uni)
 static int
 broadcast(Stmt *s, uint32_t *writes, uint8_t *kreg)
 {
-	Opnd *m = &s->opd[4];
+	/* the mask operand only once there are five (an operand-less
+	 * statement has no array to point into: UBSan, fo42) */
+	Opnd *m = s->op == Oshfl && s->nop == 5 ? &s->opd[4] : 0;
 
-	return s->op == Oshfl && !s->guard && s->nop == 5 && vhas(s, ".sync")
+	return m && !s->guard && vhas(s, ".sync")
 		&& vhas(s, ".idx") && vhas(s, ".b32") && s->opd[0].kind == Preg
 		&& s->opd[0].reg >= 0 && writes[s->opd[0].reg] == 1
 		&& s->opd[1].kind == Preg && s->opd[1].reg >= 0
