@@ -168,7 +168,8 @@ apply(Vc *v, Stmt *s)
 	if (s->kind != Sins)
 		return t;
 	t.opd = alloc(v->a, (s->nop ? s->nop : 1) * sizeof *t.opd);
-	memcpy(t.opd, s->opd, s->nop * sizeof *t.opd);
+	if (s->nop)     /* an operand-less one has no array (fo43) */
+		memcpy(t.opd, s->opd, s->nop * sizeof *t.opd);
 	for (uint32_t k = 0; k < t.nop; k++)
 		subst(v, &t.opd[k]);
 	if (s->guard) {
