@@ -220,7 +220,7 @@ typedef struct Regscratch {
 	uint8_t *wgr;           /* per register: a wgmma's accumulator or
 	                         * A fragment (fenceedges) */
 	int paramloc;           /* .param accesses may reach local memory */
-	uint8_t *pxe;           /* per register: Pxsum, Pxleaf (pxeedges) */
+	uint8_t *pxe;           /* per register: earlymarks (pxeedges) */
 } Regscratch;
 
 /* Whether operand o names one of f's parameters or return values. */
@@ -371,9 +371,8 @@ fenceedges(Dag *g, Func *f, const uint8_t *wgr)
  * every write of a term, although it does not read one (fo41 in
  * bench/RESULTS-trust.md: a scheduler moved a copy below the next
  * burst that rewrites the terms; the value was right, the proof
- * refused).  Terms: what any writer of a %pxe register reads. */
-enum { Pxsum = 1, Pxleaf = 2 };
-
+ * refused).  Terms: what any writer of a %pxe register reads
+ * (earlymarks, early.c). */
 static void
 pxeedges(Dag *g, const uint8_t *pxe)
 {
@@ -381,51 +380,20 @@ pxeedges(Dag *g, const uint8_t *pxe)
 		Node *n = &g->node[i];
 		int copy = 0;
 		for (uint32_t k = 0; k < n->nuse; k++)
-			copy |= pxe[n->use[k]] == Pxsum;
+			copy |= pxe[n->use[k]] & Ereg;
 		for (uint32_t k = 0; k < n->ndef; k++)
-			copy &= pxe[n->def[k]] != Pxsum;
+			copy &= !(pxe[n->def[k]] & Ereg);
 		if (n->marker || !copy)
 			continue;
 		for (uint32_t j = 0; j < g->nnode; j++) {
 			Node *m = &g->node[j];
 			int t = 0;
 			for (uint32_t k = 0; k < m->ndef && !t; k++)
-				t = pxe[m->def[k]] == Pxleaf;
+				t = (pxe[m->def[k]] & Eterm) != 0;
 			if (t && j != i)
 				edge(g, j < i ? j : i, j < i ? i : j);
 		}
 	}
-}
-
-/* The marks pxeedges reads, or NULL when f has no %pxe register. */
-static uint8_t *
-pxemarks(Func *f)
-{
-	uint8_t *m = NULL;
-	Rv d = {0}, u = {0};
-
-	for (uint32_t r = 0; r < f->nreg; r++)
-		if (!strncmp(f->reg[r].prefix, "%pxe", 4)) {
-			if (!m && !(m = calloc(f->nreg + 1, 1)))
-				die("out of memory");
-			m[r] = Pxsum;
-		}
-	for (uint32_t i = 0; m && i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		int w = 0;
-		if (s->kind != Sins)
-			continue;
-		d.n = u.n = 0;
-		defuse(s, &d, &u);
-		for (uint32_t k = 0; k < d.n; k++)
-			w |= m[d.v[k]] == Pxsum;
-		for (uint32_t k = 0; w && k < u.n; k++)
-			if (m[u.v[k]] != Pxsum)
-				m[u.v[k]] = Pxleaf;
-	}
-	free(d.v);
-	free(u.v);
-	return m;
 }
 
 static void
@@ -558,7 +526,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = -1;
 	x.paramloc = paramislocal(f);
-	x.pxe = pxemarks(f);
+	x.pxe = earlymarks(f);
 	labeltargets(f, tgt);
 	for (uint32_t k = 0; k < f->nstmt && !x.wgr; k++)
 		if (f->stmt[k].kind == Sins && f->stmt[k].op == Owgmma_fence) {

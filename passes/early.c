@@ -371,7 +371,7 @@ availat(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx,
 
 /* ---- the rewrite ---- */
 
-static Opnd
+Opnd
 regopnd(Str name)
 {
 	Opnd o;
@@ -434,7 +434,7 @@ copyof(Module *m, Func *f, uint32_t at, Str g)
 	return s;
 }
 
-static Stmt
+Stmt
 declstmt(Module *m, Func *f, Str type, const char *pre, uint32_t n)
 {
 	Stmt s;
@@ -458,13 +458,53 @@ declstmt(Module *m, Func *f, Str type, const char *pre, uint32_t n)
 	return s;
 }
 
+/* Whether register r is one this pass declares (%pxeK_<n>): the
+ * passes after it (dag.c, moves.c, pin.c) treat those apart. */
+int
+earlyreg(const Func *f, int32_t r)
+{
+	return !strncmp(f->reg[r].prefix, "%pxe", 4);
+}
+
+/* Per register of f, what early's rewrite made it (Ereg, Ecopied,
+ * Eterm: all.h), or NULL when f has none of early's registers. */
+uint8_t *
+earlymarks(Func *f)
+{
+	uint8_t *m = 0;
+	Rv d = {0}, u = {0};
+
+	for (uint32_t r = 0; r < f->nreg; r++)
+		if (earlyreg(f, (int32_t)r)) {
+			if (!m && !(m = calloc(f->nreg + 1, 1)))
+				die("out of memory");
+			m[r] = Ereg;
+		}
+	for (uint32_t i = 0; m && i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		int w = 0;
+		if (s->kind != Sins)
+			continue;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		for (uint32_t k = 0; k < d.n; k++)
+			w |= m[d.v[k]] & Ereg;
+		for (uint32_t k = 0; k < u.n; k++)
+			m[u.v[k]] |= !(m[u.v[k]] & Ereg) ? (w ? Eterm : 0)
+				: w ? 0 : Ecopied;
+	}
+	free(d.v);
+	free(u.v);
+	return m;
+}
+
 /* Whether no register of f starts with %pxe: then %pxeK_<n> are free
  * names for the registers the pass declares. */
 static int
 freeprefix(Func *f)
 {
 	for (uint32_t r = 0; r < f->nreg; r++)
-		if (!strncmp(f->reg[r].prefix, "%pxe", 4))
+		if (earlyreg(f, (int32_t)r))
 			return 0;
 	return 1;
 }

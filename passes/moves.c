@@ -142,7 +142,7 @@ copies(Func *f, Dag *g, Mv *m)
 			continue;
 		/* early's copies stay copies: the validator (vearly.c)
 		 * takes its registers' values only through them */
-		if (!strncmp(f->reg[r].prefix, "%pxe", 4))
+		if (earlyreg(f, r))
 			continue;
 		uint32_t last = propagatable(f, m, i, g->end, d, r);
 		if (!last)

@@ -34,18 +34,6 @@
 #include <string.h>
 #include "all.h"
 
-static Opnd
-named(Str s)
-{
-	Opnd o;
-
-	memset(&o, 0, sizeof o);
-	o.kind = Preg;
-	o.reg = -1;
-	o.s = s;
-	return o;
-}
-
 static Stmt
 ins(Module *m, const Stmt *at, uint16_t op, const char *name,
 	const char *mod, uint32_t nop)
@@ -82,42 +70,18 @@ pinstmts(Module *m, Func *f, uint32_t at, Stmt *v)
 	char n[8];
 
 	v[0] = ins(m, w, Omov, "mov", ".u32", 2);
-	v[0].opd[0] = named(lane);
-	v[0].opd[1] = named(interns("%laneid"));
+	v[0].opd[0] = regopnd(lane);
+	v[0].opd[1] = regopnd(interns("%laneid"));
 	v[1] = ins(m, w, Omov, "mov", ".u32", 2);
-	v[1].opd[0] = named(mask);
-	v[1].opd[1] = named(interns("%lanemask_eq"));
+	v[1].opd[0] = regopnd(mask);
+	v[1].opd[1] = regopnd(interns("%lanemask_eq"));
 	v[2] = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
-	v[2].opd[0] = named(f->stmt[at].opd[0].s);
+	v[2].opd[0] = regopnd(f->stmt[at].opd[0].s);
 	v[2].opd[1] = v[2].opd[0];
-	v[2].opd[2] = named(lane);
+	v[2].opd[2] = regopnd(lane);
 	snprintf(n, sizeof n, "31");
 	v[2].opd[3] = *intopnd(m, n);
-	v[2].opd[4] = named(mask);
-}
-
-static Stmt
-decl(Module *m, Func *f)
-{
-	Stmt s;
-	Decl *d = alloc(m->a, sizeof *d);
-
-	memset(&s, 0, sizeof s);
-	memset(d, 0, sizeof *d);
-	d->nattr = 2;
-	d->attr = alloc(m->a, 2 * sizeof *d->attr);
-	d->attr[0] = interns(".reg");
-	d->attr[1] = interns(".b32");
-	d->nname = 1;
-	d->name = alloc(m->a, sizeof *d->name);
-	memset(d->name, 0, sizeof *d->name);
-	d->name->name = interns("%pxp");
-	d->name->count = 2;
-	s.kind = Sdecl;
-	s.decl = d;
-	s.dirty = 1;
-	s.pos = f->pos;
-	return s;
+	v[2].opd[4] = regopnd(mask);
 }
 
 /* Whether block b lies on a cycle of A's graph: a walk from its
@@ -146,42 +110,24 @@ cyclic(Ana *A, uint32_t b, uint8_t *seen, uint32_t *stack)
 	return 0;
 }
 
-/* Early's sums read by copies: %pxe registers some statement reads
- * while writing none.  0 when there is none or %pxp is taken. */
+/* Early's marks (earlymarks), or NULL when there is no sum its copies
+ * read or %pxp is taken. */
 static uint8_t *
 sums(Func *f)
 {
-	uint8_t *pxe = calloc(f->nreg + 1, 1);
-	Rv d = {0}, u = {0};
+	uint8_t *m = earlymarks(f);
 	int any = 0;
 
-	if (!pxe)
-		die("out of memory");
-	for (uint32_t r = 0; r < f->nreg; r++) {
+	for (uint32_t r = 0; m && r < f->nreg; r++) {
 		if (!strncmp(f->reg[r].prefix, "%pxp", 4)) {
-			free(pxe);
+			free(m);
 			return 0;
 		}
-		pxe[r] = !strncmp(f->reg[r].prefix, "%pxe", 4);
+		any |= m[r] & Ecopied;
 	}
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		int w = 0;
-		if (s->kind != Sins)
-			continue;
-		d.n = u.n = 0;
-		defuse(s, &d, &u);
-		for (uint32_t k = 0; k < d.n; k++)
-			w |= pxe[d.v[k]] != 0;
-		for (uint32_t k = 0; !w && k < u.n; k++)
-			if (pxe[u.v[k]])
-				pxe[u.v[k]] = 2, any = 1;
-	}
-	free(d.v);
-	free(u.v);
-	if (!any)
-		free(pxe), pxe = 0;
-	return pxe;
+	if (m && !any)
+		free(m), m = 0;
+	return m;
 }
 
 /* Whether statement at (writing sum S) is read again before its block
@@ -224,7 +170,7 @@ pin(Module *m, Func *f, const uint32_t *lines)
 			Stmt *s = &f->stmt[i];
 			if (s->kind != Sins || s->nop < 1
 			|| s->opd[0].kind != Preg || s->opd[0].reg < 0
-			|| pxe[s->opd[0].reg] != 2 || !inlines(lines, s))
+			|| !(pxe[s->opd[0].reg] & Ecopied) || !inlines(lines, s))
 				continue;
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
@@ -245,13 +191,13 @@ pin(Module *m, Func *f, const uint32_t *lines)
 		uint32_t k = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			if (i == declpos)
-				v[k++] = decl(m, f);
+				v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
 			v[k++] = f->stmt[i];
 			if (at[i])
 				pinstmts(m, f, i, &v[k]), k += 3;
 		}
 		if (declpos == f->nstmt)
-			v[k++] = decl(m, f);
+			v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
 		f->stmt = v;
 		f->nstmt = k;
 		f->dirty = 1;

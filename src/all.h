@@ -675,6 +675,20 @@ uint8_t *tmemnames(Func *);
 
 /* ---- early.c ---- */
 uint32_t early(Module *, Func *, const uint32_t *lines);
+/* whether register r is one early declared (%pxeK_<n>) */
+int earlyreg(const Func *, int32_t r);
+/* per register, what early made it, or NULL when it made none */
+enum {
+	Ereg = 1,       /* declared by early */
+	Ecopied = 2,    /* and read by a statement writing none of those:
+	                 * a sum its copies read */
+	Eterm = 4,      /* not early's, read by a writer of early's: a term */
+};
+uint8_t *earlymarks(Func *);
+/* a register operand named name, bound by the next resolve() */
+Opnd regopnd(Str name);
+/* .reg TYPE PRE<N>; where f's declarations go */
+Stmt declstmt(Module *, Func *, Str type, const char *pre, uint32_t n);
 int earlyfinds(Module *);
 
 /* ---- validate.c, for vearly.c: scopes and where a bra goes ---- */
