@@ -61,13 +61,14 @@ ins(Module *m, const Stmt *at, uint16_t op, const char *name,
 	return s;
 }
 
-/* The three statements after at, which writes S (operand 0). */
+/* After statement at: the lane and the mask, then a shuffle of each of
+ * the nr registers r names (their spelling); 2 + nr statements. */
 static void
-pinstmts(Module *m, Func *f, uint32_t at, Stmt *v)
+pinstmts(Module *m, Func *f, uint32_t at, const int32_t *r, uint32_t nr,
+	Stmt *v)
 {
 	Stmt *w = &f->stmt[at];
 	Str lane = interns("%pxp0"), mask = interns("%pxp1");
-	char n[8];
 
 	v[0] = ins(m, w, Omov, "mov", ".u32", 2);
 	v[0].opd[0] = regopnd(lane);
@@ -75,13 +76,21 @@ pinstmts(Module *m, Func *f, uint32_t at, Stmt *v)
 	v[1] = ins(m, w, Omov, "mov", ".u32", 2);
 	v[1].opd[0] = regopnd(mask);
 	v[1].opd[1] = regopnd(interns("%lanemask_eq"));
-	v[2] = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
-	v[2].opd[0] = regopnd(f->stmt[at].opd[0].s);
-	v[2].opd[1] = v[2].opd[0];
-	v[2].opd[2] = regopnd(lane);
-	snprintf(n, sizeof n, "31");
-	v[2].opd[3] = *intopnd(m, n);
-	v[2].opd[4] = regopnd(mask);
+	for (uint32_t k = 0; k < nr; k++) {
+		Stmt *x = &v[2 + k];
+		char name[64];
+		Reg *g = &f->reg[r[k]];
+		if (g->named)
+			snprintf(name, sizeof name, "%s", g->prefix);
+		else
+			snprintf(name, sizeof name, "%s%u", g->prefix, g->idx);
+		*x = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
+		x->opd[0] = regopnd(interns(name));
+		x->opd[1] = x->opd[0];
+		x->opd[2] = regopnd(lane);
+		x->opd[3] = *intopnd(m, "31");
+		x->opd[4] = regopnd(mask);
+	}
 }
 
 /* Whether block b lies on a cycle of A's graph: a walk from its
@@ -111,20 +120,15 @@ cyclic(Ana *A, uint32_t b, uint8_t *seen, uint32_t *stack)
 }
 
 /* Early's marks (earlymarks), or NULL when there is no sum its copies
- * read or %pxp is taken. */
+ * read. */
 static uint8_t *
 sums(Func *f)
 {
 	uint8_t *m = earlymarks(f);
 	int any = 0;
 
-	for (uint32_t r = 0; m && r < f->nreg; r++) {
-		if (!strncmp(f->reg[r].prefix, "%pxp", 4)) {
-			free(m);
-			return 0;
-		}
+	for (uint32_t r = 0; m && r < f->nreg; r++)
 		any |= m[r] & Ecopied;
-	}
 	if (m && !any)
 		free(m), m = 0;
 	return m;
@@ -147,22 +151,33 @@ readinblock(Func *f, Blk *b, uint32_t at, int32_t S, Rv *d, Rv *u)
 	return 0;
 }
 
-uint32_t
-pin(Module *m, Func *f, const uint32_t *lines)
-{
-	uint8_t *pxe, *at, *seen;
-	uint32_t *stack, n = 0, declpos = 0;
-	Rv d = {0}, u = {0};
+typedef struct Pins {
+	uint32_t *at;           /* after statement at[k] */
+	int32_t *reg;           /* shuffle reg[k] */
+	uint32_t n, cap;
+	Rv d, u;
+} Pins;
 
-	if (m->vmaj < 6 || !(pxe = sums(f)))
-		return 0;
-	fillcfg(f, m);
-	Ana *A = f->ana;
-	at = calloc(f->nstmt + 1, 1);
-	seen = xmalloc(A->nblk + 1);
-	stack = xmalloc((A->nblk + 1) * sizeof *stack);
-	if (!at)
-		die("out of memory");
+static void
+add(Pins *p, uint32_t at, int32_t r)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->at = xrealloc(p->at, p->cap * sizeof *p->at);
+		p->reg = xrealloc(p->reg, p->cap * sizeof *p->reg);
+	}
+	p->at[p->n] = at;
+	p->reg[p->n++] = r;
+}
+
+/* Early's sums that only a later block reads, in blocks on no cycle. */
+static void
+sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
+	Pins *p)
+{
+	uint8_t *seen = xmalloc(A->nblk + 1);
+	uint32_t *stack = xmalloc((A->nblk + 1) * sizeof *stack);
+
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		Blk *B = &A->blk[b];
 		int cyc = -1;
@@ -175,26 +190,167 @@ pin(Module *m, Func *f, const uint32_t *lines)
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
 			if (!cyc && !readinblock(f, B, i, s->opd[0].reg,
-				&d, &u))
-				at[i] = 1, n++;
+				&p->d, &p->u))
+				add(p, i, s->opd[0].reg);
 		}
 	}
-	freeana(f);
+	free(seen);
+	free(stack);
+}
+
+/* Registers a pin may not shuffle: those a wgmma names (in flight up
+ * to a wgmma.wait_group), and those a tcgen05.ld or tcgen05.st names
+ * with no unguarded tcgen05.wait::ld (::st) after it in its block (the
+ * validator, vpin.c, asks whether one may be in flight at the pin). */
+static uint8_t *
+asyncregs(Func *f, Ana *A)
+{
+	uint8_t *no = calloc(f->nreg + 1, 1);
+	Rv d = {0}, u = {0};
+
+	if (!no)
+		die("out of memory");
 	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || !(s->op == Owgmma_mma_async
+		|| s->op == Otcgen05_ld || s->op == Otcgen05_st))
+			continue;
+		int waited = 0;
+		uint16_t w = s->op == Otcgen05_ld ? Otcgen05_wait_ld
+			: Otcgen05_wait_st;
+		for (uint32_t j = i + 1; s->op != Owgmma_mma_async && !waited
+		&& j < A->blk[A->blkof[i]].end; j++)
+			waited = f->stmt[j].kind == Sins && f->stmt[j].op == w
+				&& !f->stmt[j].guard;
+		d.n = u.n = 0;
+		defuse(s, &d, &u);
+		for (uint32_t k = 0; !waited && k < d.n; k++)
+			no[d.v[k]] = 1;
+		for (uint32_t k = 0; !waited && k < u.n; k++)
+			no[u.v[k]] = 1;
+	}
+	free(d.v);
+	free(u.v);
+	return no;
+}
+
+static int
+packcvt(const Stmt *s)
+{
+	return s->kind == Sins && s->op == Ocvt && !s->guard && s->nop == 3
+		&& hasmod(s, ".rn") && hasmod(s, ".f32")
+		&& (hasmod(s, ".f16x2") || hasmod(s, ".bf16x2"))
+		&& s->opd[0].kind == Preg && s->opd[0].reg >= 0
+		&& !s->opd[0].comp && !s->opd[0].nsub;
+}
+
+/* A block whose fall-through successor spins on itself (Triton's
+ * mbarrier wait loop): the packing converts in it whose results only
+ * later blocks read, none of them named by a tensor-memory or wgmma
+ * instruction in the block, pinned after the last of them. */
+static void
+cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+{
+	uint8_t *no = asyncregs(f, A);
+	uint8_t *here = calloc(f->nreg + 1, 1);
+
+	if (!here)
+		die("out of memory");
+	for (uint32_t b = 0; b < A->nblk; b++) {
+		Blk *B = &A->blk[b];
+		int spin = 0;
+		for (uint32_t k = 0; k < B->nsucc; k++) {
+			Blk *W = &A->blk[B->succ[k]];
+			for (uint32_t j = 0; B->succ[k] != b && j < W->nsucc; j++)
+				spin |= W->succ[j] == B->succ[k];
+		}
+		if (!spin)
+			continue;
+		for (uint32_t i = B->first; i < B->end; i++) {
+			Stmt *s = &f->stmt[i];
+			if (s->kind != Sins || !(s->op == Owgmma_mma_async
+			|| s->op == Otcgen05_ld || s->op == Otcgen05_st))
+				continue;
+			p->d.n = p->u.n = 0;
+			defuse(s, &p->d, &p->u);
+			for (uint32_t k = 0; k < p->d.n; k++)
+				here[p->d.v[k]] = 1;
+			for (uint32_t k = 0; k < p->u.n; k++)
+				here[p->u.v[k]] = 1;
+		}
+		uint32_t last = 0, n0 = p->n;
+		for (uint32_t i = B->first; i < B->end; i++) {
+			Stmt *s = &f->stmt[i];
+			int32_t r = packcvt(s) ? s->opd[0].reg : -1;
+			if (r >= 0 && inlines(lines, s) && !no[r] && !here[r]
+			&& !readinblock(f, B, i, r, &p->d, &p->u))
+				add(p, i, r), last = i;
+		}
+		for (uint32_t k = n0; k < p->n; k++)
+			p->at[k] = last;
+		memset(here, 0, f->nreg + 1);
+	}
+	free(no);
+	free(here);
+}
+
+/* 0 when no register of f starts with %pxp; 2 when those are exactly
+ * a .b32 %pxp<2> (an earlier pin's lane and mask, used again: the
+ * validator holds every write and read of them to its rules); else 1,
+ * and the pass's names are taken. */
+static int
+taken(Func *f)
+{
+	uint32_t n = 0, ours = 0;
+
+	for (uint32_t r = 0; r < f->nreg; r++)
+		if (!strncmp(f->reg[r].prefix, "%pxp", 4)) {
+			n++;
+			ours += !f->reg[r].named && f->reg[r].idx < 2
+				&& !strcmp(f->reg[r].prefix, "%pxp")
+				&& !strcmp(f->reg[r].type, ".b32");
+		}
+	return !n ? 0 : n == 2 && ours == 2 ? 2 : 1;
+}
+
+uint32_t
+pin(Module *m, Func *f, const uint32_t *lines, int cvt)
+{
+	uint8_t *pxe = 0;
+	Pins p = {0};
+	int have = taken(f);
+	uint32_t declpos = have ? UINT32_MAX : 0, groups = 0;
+
+	if (m->vmaj < 6 || have == 1 || (!cvt && !(pxe = sums(f))))
+		return 0;
+	fillcfg(f, m);
+	if (cvt)
+		cvtpins(f, f->ana, lines, &p);
+	else
+		sumpins(f, f->ana, lines, pxe, &p);
+	freeana(f);
+	for (uint32_t i = 0; !have && i < f->nstmt; i++) {
 		if (f->stmt[i].kind == Sins || f->stmt[i].kind == Sopen)
 			break;
 		if (f->stmt[i].kind == Sdecl)
 			declpos = i + 1;
 	}
-	if (n) {
-		Stmt *v = alloc(m->a, (f->nstmt + 3 * n + 2) * sizeof *v);
-		uint32_t k = 0;
+	for (uint32_t k = 0; k < p.n; k++)
+		groups += !k || p.at[k] != p.at[k - 1];
+	if (p.n) {
+		Stmt *v = alloc(m->a, (f->nstmt + p.n + 2 * groups + 2)
+			* sizeof *v);
+		uint32_t k = 0, q = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			if (i == declpos)
 				v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
 			v[k++] = f->stmt[i];
-			if (at[i])
-				pinstmts(m, f, i, &v[k]), k += 3;
+			uint32_t q0 = q;
+			while (q < p.n && p.at[q] == i)
+				q++;
+			if (q > q0)
+				pinstmts(m, f, i, p.reg + q0, q - q0, &v[k]),
+				k += 2 + q - q0;
 		}
 		if (declpos == f->nstmt)
 			v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
@@ -206,10 +362,9 @@ pin(Module *m, Func *f, const uint32_t *lines)
 		regmemofree(memo);
 	}
 	free(pxe);
-	free(at);
-	free(seen);
-	free(stack);
-	free(d.v);
-	free(u.v);
-	return n;
+	free(p.at);
+	free(p.reg);
+	free(p.d.v);
+	free(p.u.v);
+	return p.n;
 }

@@ -668,7 +668,8 @@ uint32_t tsink(Func *, const uint32_t *lines);
 /* ---- tfar.c ---- */
 uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 /* ---- pin.c ---- */
-uint32_t pin(Module *, Func *, const uint32_t *lines);
+/* cvt 0: early's sums; 1: packing converts before a wait loop */
+uint32_t pin(Module *, Func *, const uint32_t *lines, int cvt);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

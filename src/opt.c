@@ -29,7 +29,7 @@ typedef struct Pass {
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
-	                     * 4 tsink=far (tfar.c), 5 pin */
+	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt */
 	Sched s;
 } Pass;
 
@@ -100,6 +100,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 3;
 		else if (!strcmp(a, "pin"))
 			p->across = 5;
+		else if (!strcmp(a, "pin=cvt"))
+			p->across = 6;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -118,7 +120,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, tsink=far, "
-				"hoist, early, pin, budget[=N][:R], "
+				"hoist, early, pin, pin=cvt, budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -174,7 +176,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 2 ? hoist(m, f, sc->lines)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
-				: pp->p[k].across == 5 ? pin(m, f, sc->lines)
+				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
+				pp->p[k].across == 6)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -186,12 +189,13 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].name, pp->p[k].moves ? "removed"
 					: pp->p[k].budget ? "re-split"
 					: pp->p[k].across == 3 ? "replaced"
-					: pp->p[k].across == 5 ? "pinned"
+					: pp->p[k].across >= 5 ? "pinned"
 					: pp->p[k].remat || pp->p[k].wgwait == 1
 					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
+					: pp->p[k].across == 6 ? "converts"
 					: "instructions", before, after);
 				before = after;
 			}
@@ -617,11 +621,15 @@ variants(Optreq *o, Pipe *v, int max)
 			"wgwait,remat,sched=bu",
 			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
-		 * packed before the wait loop (Triton's Blackwell softmax) */
+		 * packed before the wait loop (Triton's Blackwell softmax);
+		 * with the packed P pinned there, so ptxas cannot sink the
+		 * softmax past the wait among V's loads */
 		static const char *const tm[] = {
 			"remat,sched=bu,softmax=4,tsink,hoist",
 			"remat=loop,sched=bu,tsink,hoist",
-			"remat,sched=bu,softmax=8,tsink,hoist"};
+			"remat,sched=bu,softmax=8,tsink,hoist",
+			"remat,sched=bu,softmax=8,tsink,hoist,pin=cvt",
+			"remat,sched=bu,softmax=4,tsink,hoist,pin=cvt"};
 		/* a sum Triton takes an iteration late (early): with the
 		 * tcgen05 pair, and with the plain schedulers; last, with
 		 * the peeled iteration's sum pinned where it is computed */

@@ -95,14 +95,27 @@ setbefore(Func *f, uint32_t i, int32_t reg, Rv *d, Rv *u)
 	return 0;
 }
 
-/* Whether s is a tcgen05.ld/st or wgmma.mma_async naming a register
- * some pin shuffles (role 3): such a register is read or written while
- * the instruction is in flight, so a pin on it is no plain copy. */
 static int
-asyncnames(const Stmt *s, const uint8_t *role)
+names(const Stmt *s, int32_t reg)
 {
-	if (s->kind != Sins || !(s->op == Otcgen05_ld || s->op == Otcgen05_st
-	|| s->op == Owgmma_mma_async))
+	for (uint32_t k = 0; k < s->nop; k++) {
+		const Opnd *o = &s->opd[k];
+		if (o->kind == Preg && o->reg == reg)
+			return 1;
+		for (uint32_t z = 0; z < o->nsub; z++)
+			if (o->sub[z].kind == Preg && o->sub[z].reg == reg)
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether a wgmma.mma_async names a register some pin shuffles (role
+ * 3): its accumulators and A fragments are in flight until a
+ * wgmma.wait_group whose count this does not follow, so no pin there. */
+static int
+wgmmanames(const Stmt *s, const uint8_t *role)
+{
+	if (s->kind != Sins || s->op != Owgmma_mma_async)
 		return 0;
 	for (uint32_t k = 0; k < s->nop; k++) {
 		const Opnd *o = &s->opd[k];
@@ -114,6 +127,53 @@ asyncnames(const Stmt *s, const uint8_t *role)
 				return 1;
 	}
 	return 0;
+}
+
+/* Whether S may be in flight at statement i: a path from the entry
+ * to i passes a tcgen05.st (tcgen05.ld) naming S with no unguarded
+ * tcgen05.wait::st (::ld) after it, which waits for every one the
+ * thread issued before (PTX ISA, tcgen05.wait).  Until then the
+ * tensor core may still read (write) S, and the pin writes (reads)
+ * it.  A walk back from i over d's blocks; state: bit 1 still looking
+ * for a store, bit 2 for a load. */
+static int
+inflight(Func *f, Dom *d, uint32_t i, int32_t S)
+{
+	uint32_t nb = domnblk(d), n = 0, blk = domblk(d, i), first, end;
+	uint8_t *seen = calloc(4 * (size_t)nb + 1, 1);
+	uint32_t *stack = xmalloc((4 * (size_t)nb + 1) * sizeof *stack);
+	int hit = 0;
+
+	if (!seen)
+		die("out of memory");
+	stack[n++] = blk << 2 | 3;
+	for (int top = 1; n && !hit; top = 0) {
+		uint32_t e = stack[--n], b = e >> 2;
+		int st = (int)(e & 3);
+		domspan(d, b, &first, &end);
+		for (uint32_t j = top ? i : end; st && !hit && j-- > first; ) {
+			Stmt *s = &f->stmt[j];
+			if (s->kind != Sins)
+				continue;
+			if (s->op == Otcgen05_wait_st && !s->guard)
+				st &= ~1;
+			else if (s->op == Otcgen05_wait_ld && !s->guard)
+				st &= ~2;
+			else if ((s->op == Otcgen05_st && (st & 1))
+			|| (s->op == Otcgen05_ld && (st & 2)))
+				hit = names(s, S);
+		}
+		const uint32_t *pr;
+		uint32_t np = st && !hit ? dompreds(d, b, &pr) : 0;
+		for (uint32_t k = 0; k < np; k++) {
+			uint32_t x = pr[k] << 2 | (uint32_t)st;
+			if (!seen[x])
+				seen[x] = 1, stack[n++] = x;
+		}
+	}
+	free(seen);
+	free(stack);
+	return hit;
 }
 
 static int
@@ -176,9 +236,16 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 		}
 	}
 	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
-		if (asyncnames(&b->stmt[i], role))
-			rc = no(b, i, why, "an asynchronous instruction names "
-				"the register it shuffles");
+		if (wgmmanames(&b->stmt[i], role))
+			rc = no(b, i, why, "a wgmma names the register it "
+				"shuffles");
+	Dom *dom = n && !rc ? domnew(b) : 0;
+	for (uint32_t i = 0; dom && i < b->nstmt && !rc; i++)
+		if (pinshape(&b->stmt[i], r) && drop[i]
+		&& inflight(b, dom, i, r[0]))
+			rc = no(b, i, why, "the register it shuffles may be in "
+				"flight (a tcgen05.ld or tcgen05.st not waited for)");
+	domfree(dom);
 	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
 		if (pinshape(&b->stmt[i], r) && drop[i]
 		&& (!setbefore(b, i, r[1], &d, &u)

@@ -10,7 +10,7 @@
 # usage: [PTXASV=ptxasv] optsweep.sh PTXPRESS DIR...   exit 77 when no DIR
 set -u
 px=$1; shift
-pipe=wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far
+pipe=wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0 dirs=0 asm=0
 for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done

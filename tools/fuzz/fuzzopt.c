@@ -34,6 +34,7 @@ static const char *const pipes[] = {
 	"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
 	"early,pin,moves,sched=td-rand", "early,pin,remat,sched=bu-rand",
 	"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
+	"pin=cvt,sched=bu-rand", "remat,sched=bu,softmax=8,tsink,hoist,pin=cvt",
 };
 
 static Module *
