@@ -8,8 +8,9 @@
  *  - every write of L in B is `mov.{u32,b32,s32} L, %laneid` and every
  *    write of M is such a mov of %lanemask_eq, all unguarded;
  *  - L and M are read by pins and by nothing else;
- *  - walking back from the pin within its block (no label, scope edge
- *    or control transfer crossed), a write of L and one of M are met.
+ *  - walking back from the pin within its block (no label a branch
+ *    names, scope edge or control transfer crossed), a write of L and
+ *    one of M are met.
  * Then at the pin L is the thread's lane and M has only its bit: the
  * thread alone takes part (the PTX ISA asks that the executing thread
  * and the source lane be in the member mask; nothing else waits), and
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
+#include "valid.h"
 
 static int
 plainreg(const Opnd *o)
@@ -74,13 +76,17 @@ specialmov(const Stmt *s, int32_t reg, Str sreg)
 }
 
 /* Whether walking back from the pin at i in its block meets a write
- * of reg (which every write is, by then, the right mov). */
+ * of reg (which every write is, by then, the right mov).  Labels no
+ * branch names (debug markers, tgt 0) are no block edge: the
+ * schedulers move statements across them. */
 static int
-setbefore(Func *f, uint32_t i, int32_t reg, Rv *d, Rv *u)
+setbefore(Func *f, const uint8_t *tgt, uint32_t i, int32_t reg, Rv *d,
+	Rv *u)
 {
 	while (i-- > 0) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind == Slabel || s->kind == Sopen || s->kind == Sclose)
+		if ((s->kind == Slabel && tgt[i]) || s->kind == Sopen
+		|| s->kind == Sclose)
 			return 0;
 		if (s->kind != Sins)
 			continue;
@@ -246,12 +252,14 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 			rc = no(b, i, why, "the register it shuffles may be in "
 				"flight (a tcgen05.ld or tcgen05.st not waited for)");
 	domfree(dom);
-	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
+	uint8_t *tgt = n && !rc ? vbranchtargets(b) : 0;
+	for (uint32_t i = 0; tgt && i < b->nstmt && !rc; i++)
 		if (pinshape(&b->stmt[i], r) && drop[i]
-		&& (!setbefore(b, i, r[1], &d, &u)
-		|| !setbefore(b, i, r[2], &d, &u)))
+		&& (!setbefore(b, tgt, i, r[1], &d, &u)
+		|| !setbefore(b, tgt, i, r[2], &d, &u)))
 			rc = no(b, i, why, "its lane or mask not set before it "
 				"in its block");
+	free(tgt);
 	free(role);
 	free(d.v);
 	free(u.v);
