@@ -621,15 +621,16 @@ variants(Optreq *o, Pipe *v, int max)
 			"wgwait,remat,sched=bu",
 			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
 		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
-		 * packed before the wait loop (Triton's Blackwell softmax);
-		 * with the packed P pinned there, so ptxas cannot sink the
-		 * softmax past the wait among V's loads */
+		 * packed before the wait loop (Triton's Blackwell softmax) */
 		static const char *const tm[] = {
 			"remat,sched=bu,softmax=4,tsink,hoist",
 			"remat=loop,sched=bu,tsink,hoist",
-			"remat,sched=bu,softmax=8,tsink,hoist",
-			"remat,sched=bu,softmax=8,tsink,hoist,pin=cvt",
-			"remat,sched=bu,softmax=4,tsink,hoist,pin=cvt"};
+			"remat,sched=bu,softmax=8,tsink,hoist"};
+		/* and with the packed P pinned before the wait loop, after
+		 * the early variants (a short search reaches those first) */
+		static const char *const tmpin[] = {
+			"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
+			"remat,sched=bu,softmax=8,tsink,hoist,pin=cvt"};
 		/* a sum Triton takes an iteration late (early): with the
 		 * tcgen05 pair, and with the plain schedulers; last, with
 		 * the peeled iteration's sum pinned where it is computed */
@@ -652,6 +653,9 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->early && j < countof(ea)
 				&& n < max; j++)
 				pipeparse(ea[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
+				&& n < max; j++)
+				pipeparse(tmpin[j], o->seed, &v[n++]);
 		}
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
