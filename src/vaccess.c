@@ -211,8 +211,9 @@ vaccess(Stmt *s, Acc *a)
 
 /* ---- fixed statements ---- */
 
-static int
-ptrcmp(const void *a, const void *b)
+/* qsort order of interned strings (Str), by address */
+int
+vptrcmp(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(const Str *)a, y = (uintptr_t)*(const Str *)b;
 
@@ -243,10 +244,10 @@ vbranchtargets(Func *f)
 		}
 	}
 	if (n)
-		qsort(name, n, sizeof *name, ptrcmp);
+		qsort(name, n, sizeof *name, vptrcmp);
 	for (uint32_t j = 0; j < f->nstmt; j++)
 		if (f->stmt[j].kind == Slabel && n
-		&& bsearch(&f->stmt[j].name, name, n, sizeof *name, ptrcmp))
+		&& bsearch(&f->stmt[j].name, name, n, sizeof *name, vptrcmp))
 			t[j] = 1;
 	free(name);
 	return t;

@@ -99,6 +99,7 @@ int vmemorder(Acc *a, Acc *b);
 void vcollect(Opnd *o, Iv *v);
 void vaccess(Stmt *s, Acc *a);
 uint8_t *vbranchtargets(Func *f);
+int vptrcmp(const void *, const void *);
 uint8_t *vmovables(Func *f);
 uint8_t *vscopedregs(Func *f);
 Str vtext(Func *f, Stmt *s);

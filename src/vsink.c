@@ -734,10 +734,24 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
 	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
 	int same = n && group(fa, k, ga, aw, ar) == n;
+	Str *ta = xmalloc((n + 1) * sizeof *ta), *tb = xmalloc((n + 1)
+		* sizeof *tb);
 
+	/* the same statements, in any order: a scheduler may have
+	 * reordered the arithmetic before the group moved, and body()
+	 * proves that order once the group is back (moveback) */
+	for (uint32_t m = 0; same && m < n; m++) {
+		ta[m] = plaintext(fa, &fa->stmt[ga[m]]);
+		tb[m] = plaintext(fb, &fb->stmt[g[m]]);
+	}
+	if (same) {
+		qsort(ta, n, sizeof *ta, vptrcmp);
+		qsort(tb, n, sizeof *tb, vptrcmp);
+	}
 	for (uint32_t m = 0; same && m < n; m++)
-		same = plaintext(fb, &fb->stmt[g[m]])
-			== plaintext(fa, &fa->stmt[ga[m]]);
+		same = ta[m] == tb[m];
+	free(ta);
+	free(tb);
 	free(ga);
 	free(aw);
 	free(ar);
