@@ -76,9 +76,12 @@ link(Ctx *x, Stmt *s)
 	|| hasmod(s, ".cc") || s->nop < 2 || opdefs(s) != D0
 	|| !plainreg(&s->opd[0]) || x->f->reg[s->opd[0].reg].pred)
 		return 0;
+	/* no component or negation on any operand, a register's or not
+	 * (a mutated `!r24`, a symbol: the validator's plain operands,
+	 * fo45) */
 	for (uint32_t k = 1; k < s->nop; k++)
-		if (s->opd[k].nsub || (s->opd[k].kind == Preg
-		&& !plainreg(&s->opd[k])))
+		if (s->opd[k].nsub || s->opd[k].comp || s->opd[k].neg
+		|| (s->opd[k].kind == Preg && !plainreg(&s->opd[k])))
 			return 0;
 	return 1;
 }
