@@ -294,23 +294,18 @@ cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 	free(here);
 }
 
-/* 0 when no register of f starts with %pxp; 2 when those are exactly
- * a .b32 %pxp<2> (an earlier pin's lane and mask, used again: the
- * validator holds every write and read of them to its rules); else 1,
- * and the pass's names are taken. */
+/* Whether a register of f starts with %pxp: then the pass's names are
+ * taken, and it pins nothing.  (Taking an earlier pin's lane and mask
+ * again would tie the new pins to the old ones, which the validator
+ * takes out only all together: an old one it cannot prove, such as a
+ * lane from %tid.x, and the new ones would be refused too; fo46.) */
 static int
 taken(Func *f)
 {
-	uint32_t n = 0, ours = 0;
-
 	for (uint32_t r = 0; r < f->nreg; r++)
-		if (!strncmp(f->reg[r].prefix, "%pxp", 4)) {
-			n++;
-			ours += !f->reg[r].named && f->reg[r].idx < 2
-				&& !strcmp(f->reg[r].prefix, "%pxp")
-				&& !strcmp(f->reg[r].type, ".b32");
-		}
-	return !n ? 0 : n == 2 && ours == 2 ? 2 : 1;
+		if (!strncmp(f->reg[r].prefix, "%pxp", 4))
+			return 1;
+	return 0;
 }
 
 uint32_t
@@ -318,10 +313,9 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 {
 	uint8_t *pxe = 0;
 	Pins p = {0};
-	int have = taken(f);
-	uint32_t declpos = have ? UINT32_MAX : 0, groups = 0;
+	uint32_t declpos = 0, groups = 0;
 
-	if (m->vmaj < 6 || have == 1 || (!cvt && !(pxe = sums(f))))
+	if (m->vmaj < 6 || taken(f) || (!cvt && !(pxe = sums(f))))
 		return 0;
 	fillcfg(f, m);
 	if (cvt)
@@ -329,7 +323,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
-	for (uint32_t i = 0; !have && i < f->nstmt; i++) {
+	for (uint32_t i = 0; i < f->nstmt; i++) {
 		if (f->stmt[i].kind == Sins || f->stmt[i].kind == Sopen)
 			break;
 		if (f->stmt[i].kind == Sdecl)
