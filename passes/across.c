@@ -513,7 +513,9 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		Stmt *s = &f->stmt[i];
 		regsof(s, r);
 		/* checked against all before it in the run and segment,
-		 * moved or not: the moved ones keep their order */
+		 * moved or not: the moved ones keep their order; and
+		 * against the waits it passes in the segment too (a
+		 * tcgen05.wait is no fixed statement: fo47) */
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
@@ -523,6 +525,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 			stampregs(sn->mw, sn->mr, sn->stamp, r);
 		}
 		see(sn, r);
+		if (!up[i - hi])
+			done |= completed(f, i, i + 1);
 	}
 	if (n) {
 		/* [moved ones][lo..hi)[the rest of the segment], and each

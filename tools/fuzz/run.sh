@@ -3,8 +3,8 @@
 # with -n fuzzopt, opt's passes with the validator as the oracle.
 # Seeds: corpus/, the test files, and ../shared/corpus when it is there
 # (read, never copied); with -s tests/opt too, whose small kernels reach
-# every pass (CI's minute-long runs use it since fo41's disagreement was
-# fixed and fo44 ran 600 s clean with it, bench/RESULTS-trust.md).
+# every pass (the long runs; in CI only the front end's minute: the opt
+# fuzzer still finds old disagreements on them, bench/RESULTS-trust.md).
 # New inputs go to WORK/corpus; a crash leaves WORK/crash-* and exits
 # non-zero.
 # Without a built fuzzer (-e) it builds one with clang (-c) from the
