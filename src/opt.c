@@ -18,7 +18,7 @@
 
 /* ---- pipelines ---- */
 
-enum { Maxpass = 16 };
+enum { Maxpass = 24 };
 
 typedef struct Pass {
 	char name[24];
@@ -36,7 +36,7 @@ typedef struct Pass {
 typedef struct Pipe {
 	Pass p[Maxpass];
 	int n;
-	char text[128];
+	char text[256];
 } Pipe;
 
 /* Parses "sched=bu,sink,sched=td-rand".  Returns 0, or -1 with a word
@@ -47,13 +47,21 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 	char buf[256], *save, *w;
 
 	memset(pp, 0, sizeof *pp);
+	if (strlen(text) >= sizeof buf) {
+		fprintf(stderr, "%s: pipeline longer than %zu characters\n",
+			progname, sizeof buf - 1);
+		return -1;
+	}
 	snprintf(pp->text, sizeof pp->text, "%s", text);
 	snprintf(buf, sizeof buf, "%s", text);
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(0, ",", &save)) {
 		Pass *p = &pp->p[pp->n];
 		const char *a = strncmp(w, "sched=", 6) ? w : w + 6;
-		if (pp->n == Maxpass)
+		if (pp->n == Maxpass) {
+			fprintf(stderr, "%s: pipeline of more than %d passes\n",
+				progname, Maxpass);
 			return -1;
+		}
 		p->s.seed = seed + (uint64_t)pp->n;
 		if (!strcmp(a, "bu") || !strcmp(a, "bu-rand"))
 			p->s = (Sched){.kind = Spressure, .up = 1,
@@ -934,8 +942,8 @@ fallback(Optreq *o, const char *src, size_t n, Module *orig, Kern *k,
  * The schedulers, remat and wgwait only permute a function's statement
  * array or build a new one: a copy of each array taken after parsing
  * gives the next variant the module as parsed.  moves and budget change
- * operands in place, and early binds the registers again, so their
- * variants parse afresh.  PTXPRESS_SNAPCHECK
+ * operands in place, and early and pin bind the registers again, so
+ * their variants parse afresh.  PTXPRESS_SNAPCHECK
  * (tests/optcorpus.sh sets it) parses afresh too and compares. */
 typedef struct Snap { Stmt *stmt; uint32_t nstmt; uint8_t dirty; } Snap;
 
@@ -983,7 +991,8 @@ static int
 inplace(const Pipe *p)
 {
 	for (int k = 0; k < p->n; k++)
-		if (p->p[k].moves || p->p[k].budget || p->p[k].across == 3)
+		if (p->p[k].moves || p->p[k].budget || p->p[k].across == 3
+		|| p->p[k].across >= 5)
 			return 1;
 	return 0;
 }
@@ -1237,7 +1246,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	max = per * nf > Maxvar ? Maxvar : per * nf;
 	for (int r = 0; nf && n < max && r < 4 * max; r++) {
 		const Pipe *p = from[r % nf];
-		char text[256], base[128];
+		char text[384], base[256];
 		uint64_t seed = o->seed * 1000003u + 500000u + (uint64_t)r;
 		/* the seed's suffix (@N) of a perturbed pick is no pass */
 		snprintf(base, sizeof base, "%s", p->text);
@@ -1265,7 +1274,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		const Pipe *p = from[i / 3];
 		const char *at = strchr(p->text, '@');
 		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
-		char text[256];
+		char text[384];
 		Pipe sm;
 		/* the pick exactly (a seeded one's noise is set apart from
 		 * its text), then the softmax pass; with tensor memory, the
