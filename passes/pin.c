@@ -294,17 +294,25 @@ cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 	free(here);
 }
 
-/* Whether a register of f starts with %pxp: then the pass's names are
- * taken, and it pins nothing.  (Taking an earlier pin's lane and mask
- * again would tie the new pins to the old ones, which the validator
- * takes out only all together: an old one it cannot prove, such as a
- * lane from %tid.x, and the new ones would be refused too; fo46.) */
+/* Whether f has a register starting with %pxp or a shuffle of a
+ * register into itself already: then the pass pins nothing.  The
+ * validator takes pins out only all together, so a new pin would be
+ * refused with an old one it cannot prove (an earlier pin's lane and
+ * mask reused, fo46; a pin-shaped shuffle whose value may be in
+ * flight, fo49). */
 static int
 taken(Func *f)
 {
 	for (uint32_t r = 0; r < f->nreg; r++)
 		if (!strncmp(f->reg[r].prefix, "%pxp", 4))
 			return 1;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sins && s->op == Oshfl && s->nop >= 2
+		&& s->opd[0].kind == Preg && s->opd[1].kind == Preg
+		&& s->opd[0].reg >= 0 && s->opd[0].reg == s->opd[1].reg)
+			return 1;
+	}
 	return 0;
 }
 
