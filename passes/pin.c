@@ -1,6 +1,7 @@
-/* pin.c: keeps an early sum where early put it, out of ptxas's reach.
+/* pin.c: keeps a value's computation where it is, out of ptxas's reach.
  *
- * needs:  early's registers (%pxeK_<n>, passes/early.c)
+ * needs:  pin: early's registers (%pxeK_<n>, passes/early.c); pin=cvt:
+ *         nothing
  * breaks: statement count, register ids (it declares two registers and
  *         binds every operand again)
  * paper:  none; a counter to ptxas's sinking of code towards its use
@@ -28,8 +29,17 @@
  * own and c = 31 (no segment) the source lane is the thread itself:
  * S keeps its value.  Only sums whose block is on no cycle are pinned
  * (in the loop, the back edge already stops ptxas), and only where no
- * read of the sum follows in the block.  The validator takes such a
- * shuffle out before anything else (unpin, validate.c). */
+ * read of the sum follows in the block.
+ *
+ * pin=cvt does the same for P's packing converts in a block that falls
+ * into a wait loop (a block spinning on itself: Triton's mbarrier
+ * try_wait): ptxas sinks such a softmax past the wait, whose retry it
+ * puts out of line, among the loads after it (the corpus's sm_100a
+ * d128_n128: 326 -> 48 bytes).  A register a tcgen05.ld/st or wgmma
+ * may still be at is left alone (asyncregs).
+ *
+ * The validator takes such shuffles out of both files before anything
+ * else (vpin.c, from validate()). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
