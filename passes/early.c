@@ -512,8 +512,8 @@ freeprefix(Func *f)
 	return 1;
 }
 
-/* Where the new declaration goes: after the body's leading ones. */
-static uint32_t
+/* Where a new declaration goes: after the body's leading ones. */
+uint32_t
 declat(Func *f)
 {
 	uint32_t at = 0;
@@ -744,9 +744,7 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 	}
 	if (got && write) {
 		apply(m, &x, &p, pre, type);
-		Regmemo *memo = 0;
-		resolve(m, f, &memo);
-		regmemofree(memo);
+		rebind(m, f);
 	}
 	for (uint32_t c = 0; c < x.nc; c++) {
 		free(x.c[c].at);

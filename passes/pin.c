@@ -89,13 +89,9 @@ pinstmts(Module *m, Func *f, uint32_t at, const int32_t *r, uint32_t nr,
 	for (uint32_t k = 0; k < nr; k++) {
 		Stmt *x = &v[2 + k];
 		char name[64];
-		Reg *g = &f->reg[r[k]];
-		if (g->named)
-			snprintf(name, sizeof name, "%s", g->prefix);
-		else
-			snprintf(name, sizeof name, "%s%u", g->prefix, g->idx);
 		*x = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
-		x->opd[0] = regopnd(interns(name));
+		x->opd[0] = regopnd(interns(regname(f, r[k], name,
+			sizeof name)));
 		x->opd[1] = x->opd[0];
 		x->opd[2] = regopnd(lane);
 		x->opd[3] = *intopnd(m, "31");
@@ -331,7 +327,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 {
 	uint8_t *pxe = 0;
 	Pins p = {0};
-	uint32_t declpos = 0, groups = 0;
+	uint32_t declpos, groups = 0;
 
 	if (m->vmaj < 6 || taken(f) || (!cvt && !(pxe = sums(f))))
 		return 0;
@@ -341,12 +337,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		if (f->stmt[i].kind == Sins || f->stmt[i].kind == Sopen)
-			break;
-		if (f->stmt[i].kind == Sdecl)
-			declpos = i + 1;
-	}
+	declpos = declat(f);
 	for (uint32_t k = 0; k < p.n; k++)
 		groups += !k || p.at[k] != p.at[k - 1];
 	if (p.n) {
@@ -369,9 +360,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 		f->stmt = v;
 		f->nstmt = k;
 		f->dirty = 1;
-		Regmemo *memo = 0;
-		resolve(m, f, &memo);
-		regmemofree(memo);
+		rebind(m, f);
 	}
 	free(pxe);
 	free(p.at);

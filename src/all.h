@@ -568,6 +568,7 @@ Module *parseflags(const char *, const char *, size_t, Diag *, int);
 typedef struct Regmemo Regmemo;
 void resolve(Module *, Func *, Regmemo **);
 void regmemofree(Regmemo *);
+void rebind(Module *, Func *);
 Str regname(Func *, int32_t, char *, size_t);
 
 /* ---- emit.c ---- */
@@ -688,8 +689,10 @@ enum {
 uint8_t *earlymarks(Func *);
 /* a register operand named name, bound by the next resolve() */
 Opnd regopnd(Str name);
-/* .reg TYPE PRE<N>; where f's declarations go */
+/* .reg TYPE PRE<N>, to stand at declat(f): after the body's leading
+ * declarations */
 Stmt declstmt(Module *, Func *, Str type, const char *pre, uint32_t n);
+uint32_t declat(Func *);
 int earlyfinds(Module *);
 
 /* ---- validate.c, for vearly.c: scopes and where a bra goes ---- */

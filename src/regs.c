@@ -324,6 +324,17 @@ resolve(Module *m, Func *f, Regmemo **memo)
 	S.memo->gen = S.gen + 1;
 }
 
+/* Binds f's operands again, on their own, after statements were added
+ * or rebuilt (a pass's new registers, the validator's copies). */
+void
+rebind(Module *m, Func *f)
+{
+	Regmemo *memo = 0;
+
+	resolve(m, f, &memo);
+	regmemofree(memo);
+}
+
 /* A register's spelling: its own name, or prefix and index. */
 Str
 regname(Func *f, int32_t r, char *buf, size_t n)

@@ -703,9 +703,7 @@ rebuild(Module *mb, Ve *v, const uint8_t *fd, const uint8_t *kind,
 	}
 	nb->nstmt = n;
 	nb->ana = 0;
-	Regmemo *memo = 0;
-	resolve(mb, nb, &memo);
-	regmemofree(memo);
+	rebind(mb, nb);
 	return nb;
 }
 

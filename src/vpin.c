@@ -289,9 +289,7 @@ unpin(Module *mb, Func *fb, Buf *why)
 			nb->stmt[n++] = stmtcopy(mb->a, &fb->stmt[i]);
 	nb->nstmt = n;
 	nb->ana = 0;
-	Regmemo *memo = 0;
-	resolve(mb, nb, &memo);
-	regmemofree(memo);
+	rebind(mb, nb);
 	free(drop);
 	return nb;
 }
