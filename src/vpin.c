@@ -101,18 +101,38 @@ setbefore(Func *f, const uint8_t *tgt, uint32_t i, int32_t reg, Rv *d,
 	return 0;
 }
 
+/* Whether an operand of s, or an element of a vector operand, is a
+ * register `want` takes. */
 static int
-names(const Stmt *s, int32_t reg)
+anyreg(const Stmt *s, int (*want)(int32_t, const void *), const void *arg)
 {
 	for (uint32_t k = 0; k < s->nop; k++) {
 		const Opnd *o = &s->opd[k];
-		if (o->kind == Preg && o->reg == reg)
+		if (o->kind == Preg && want(o->reg, arg))
 			return 1;
 		for (uint32_t z = 0; z < o->nsub; z++)
-			if (o->sub[z].kind == Preg && o->sub[z].reg == reg)
+			if (o->sub[z].kind == Preg && want(o->sub[z].reg, arg))
 				return 1;
 	}
 	return 0;
+}
+
+static int
+isreg(int32_t reg, const void *want)
+{
+	return reg == *(const int32_t *)want;
+}
+
+static int
+shuffled(int32_t reg, const void *role)
+{
+	return reg >= 0 && ((const uint8_t *)role)[reg] == 3;
+}
+
+static int
+names(const Stmt *s, int32_t reg)
+{
+	return anyreg(s, isreg, &reg);
 }
 
 /* Whether a wgmma.mma_async names a register some pin shuffles (role
@@ -121,18 +141,8 @@ names(const Stmt *s, int32_t reg)
 static int
 wgmmanames(const Stmt *s, const uint8_t *role)
 {
-	if (s->kind != Sins || s->op != Owgmma_mma_async)
-		return 0;
-	for (uint32_t k = 0; k < s->nop; k++) {
-		const Opnd *o = &s->opd[k];
-		if (o->kind == Preg && o->reg >= 0 && role[o->reg] == 3)
-			return 1;
-		for (uint32_t z = 0; z < o->nsub; z++)
-			if (o->sub[z].kind == Preg && o->sub[z].reg >= 0
-			&& role[o->sub[z].reg] == 3)
-				return 1;
-	}
-	return 0;
+	return s->kind == Sins && s->op == Owgmma_mma_async
+		&& anyreg(s, shuffled, role);
 }
 
 /* Whether S may be in flight at statement i: a path from the entry
