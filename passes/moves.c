@@ -11,7 +11,7 @@
  * code), a copy `mov.T %d, %s` of two registers of one declared type,
  * unguarded, where %d is written nowhere else in the function and read
  * only after the copy in the same region, and %s is not written again
- * before the last of those reads.  Each read of %d becomes a read of %s
+ * in the region after the copy.  Each read of %d becomes a read of %s
  * and the copy goes.  An unpack of a packed value in the same region is
  * two such copies; the pack goes too when nothing else reads it.
  *
@@ -85,9 +85,14 @@ renameop(Opnd *o, int32_t from, Opnd *to)
 		renameop(&o->sub[i], from, to);
 }
 
-/* Every read of d is in (at, end) and s is not written before the last
- * of them: then reads of d may read s instead.  Returns the statement
- * of the last read, or 0 when it may not. */
+/* Every read of d is in (at, end) and s is not written after the copy
+ * in the region: then reads of d may read s instead.  Returns the
+ * statement of the last read, or 0 when it may not.  Not "before the
+ * last read" only: a scheduler may have put a read above a write of s
+ * that the original runs first, and the validator, which replays the
+ * original's order, would refuse the copy's removal (optsweep, an
+ * ocelot kernel: sched=bu-rand, then moves).  A write of s keeps its
+ * side of the copy, which reads s, in every order. */
 static uint32_t
 propagatable(Func *f, Mv *m, uint32_t at, uint32_t end, int32_t d,
 	int32_t s)
@@ -96,7 +101,7 @@ propagatable(Func *f, Mv *m, uint32_t at, uint32_t end, int32_t d,
 
 	if (m->ndef[d] != 1)
 		return 0;
-	for (uint32_t i = at + 1; i < end && seen < m->nuse[d]; i++) {
+	for (uint32_t i = at + 1; i < end; i++) {
 		Stmt *t = &f->stmt[i];
 		if (t->kind != Sins || m->dead[i])
 			continue;
@@ -105,7 +110,7 @@ propagatable(Func *f, Mv *m, uint32_t at, uint32_t end, int32_t d,
 			seen += n;
 			last = i;
 		}
-		if (seen < m->nuse[d] && writes(t, s))
+		if (writes(t, s))
 			return 0;
 	}
 	return seen == m->nuse[d] ? last : 0;

@@ -38,6 +38,20 @@
  * d128_n128: 326 -> 48 bytes).  A register a tcgen05.ld/st or wgmma
  * may still be at is left alone (asyncregs).
  *
+ * pin=ld does it for P's packing converts followed in their block by
+ * a run of global loads (Triton's element-by-element V loads, K's and
+ * V's tiles on sm_80 and sm_120a): ptxas issues the loads early and
+ * sinks the converts below them, so the fp32 P values, the loaded
+ * values and O are live together (bench/RESULTS.md, thirteenth
+ * session: held-out sm_90a d64_n128 misaligned 420 -> 0 bytes, the
+ * corpus's sm_120a d128_n64 624 -> 220).  The converts that stand
+ * after the first such load move up to the pins, which go after the
+ * last statement that writes or reads an f32 (the softmax and O's
+ * rescale) before that load.  A register a wgmma names is pinned only
+ * where its block completes every wgmma before the pin (a
+ * commit_group, then wait_group 0) and fences them after it
+ * (wgmma.fence), as the PTX ISA asks of any register write.
+ *
  * The validator takes such shuffles out of both files before anything
  * else (vpin.c, from validate()). */
 #include <stdlib.h>
@@ -160,6 +174,8 @@ readinblock(Func *f, Blk *b, uint32_t at, int32_t S, Rv *d, Rv *u)
 typedef struct Pins {
 	uint32_t *at;           /* after statement at[k] */
 	int32_t *reg;           /* shuffle reg[k] */
+	uint32_t *mv;           /* pin=ld: the convert writing it, moved
+	                         * to at[k] first; UINT32_MAX: none */
 	uint32_t n, cap;
 	Rv d, u;
 } Pins;
@@ -171,7 +187,9 @@ add(Pins *p, uint32_t at, int32_t r)
 		p->cap = p->cap ? 2 * p->cap : 16;
 		p->at = xrealloc(p->at, p->cap * sizeof *p->at);
 		p->reg = xrealloc(p->reg, p->cap * sizeof *p->reg);
+		p->mv = xrealloc(p->mv, p->cap * sizeof *p->mv);
 	}
+	p->mv[p->n] = UINT32_MAX;
 	p->at[p->n] = at;
 	p->reg[p->n++] = r;
 }
@@ -205,11 +223,12 @@ sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 }
 
 /* Registers a pin may not shuffle: those a wgmma names (in flight up
- * to a wgmma.wait_group), and those a tcgen05.ld or tcgen05.st names
- * with no unguarded tcgen05.wait::ld (::st) after it in its block (the
- * validator, vpin.c, asks whether one may be in flight at the pin). */
+ * to a wgmma.wait_group; unless wgmma is 0), and those a tcgen05.ld or
+ * tcgen05.st names with no unguarded tcgen05.wait::ld (::st) after it
+ * in its block (the validator, vpin.c, asks whether one may be in
+ * flight at the pin). */
 static uint8_t *
-asyncregs(Func *f, Ana *A)
+asyncregs(Func *f, Ana *A, int wgmma)
 {
 	uint8_t *no = calloc(f->nreg + 1, 1);
 	Rv d = {0}, u = {0};
@@ -218,7 +237,7 @@ asyncregs(Func *f, Ana *A)
 		die("out of memory");
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !(s->op == Owgmma_mma_async
+		if (s->kind != Sins || !((wgmma && s->op == Owgmma_mma_async)
 		|| s->op == Otcgen05_ld || s->op == Otcgen05_st))
 			continue;
 		int waited = 0;
@@ -257,7 +276,7 @@ packcvt(const Stmt *s)
 static void
 cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 {
-	uint8_t *no = asyncregs(f, A);
+	uint8_t *no = asyncregs(f, A, 1);
 	uint8_t *here = calloc(f->nreg + 1, 1);
 
 	if (!here)
@@ -300,6 +319,206 @@ cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 	free(here);
 }
 
+static int
+asyncname(const Stmt *s)
+{
+	return s->kind == Sins && (!strncmp(s->name, "wgmma.", 6)
+		|| !strncmp(s->name, "tcgen05.", 8));
+}
+
+static int
+isgload(const Stmt *s)
+{
+	return s->kind == Sins && s->op == Old && hasmod(s, ".global");
+}
+
+static int
+f32work(const Stmt *s)
+{
+	return s->kind == Sins && (hasmod(s, ".f32") || hasmod(s, ".f32x2"))
+		&& !packcvt(s);
+}
+
+static int
+named(Stmt *s, int32_t r, Rv *d, Rv *u)
+{
+	d->n = u->n = 0;
+	defuse(s, d, u);
+	for (uint32_t k = 0; k < d->n; k++)
+		if (d->v[k] == r)
+			return 1;
+	for (uint32_t k = 0; k < u->n; k++)
+		if (u->v[k] == r)
+			return 1;
+	return 0;
+}
+
+/* Whether wgmma's registers may be pinned after statement at of B:
+ * before it in B the last wgmma statement is an unguarded wait_group 0
+ * with an unguarded commit_group the last before that, and after it
+ * the first is an unguarded wgmma.fence. */
+static int
+wgmmaclear(Func *f, Blk *B, uint32_t at)
+{
+	int state = 0, fenced = 0;
+
+	for (uint32_t i = at + 1; i-- > B->first && state < 2; ) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || strncmp(s->name, "wgmma.", 6))
+			continue;
+		if (s->guard)
+			return 0;
+		if (state == 0 && s->op == Owgmma_wait_group && s->nop == 1
+		&& s->opd[0].kind == Pint && !s->opd[0].minus
+		&& !strcmp(s->opd[0].s, "0"))
+			state = 1;
+		else if (state == 1 && s->op == Owgmma_commit_group)
+			state = 2;
+		else
+			return 0;
+	}
+	for (uint32_t i = at + 1; i < B->end && !fenced; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || strncmp(s->name, "wgmma.", 6))
+			continue;
+		if (s->guard || s->op != Owgmma_fence)
+			return 0;
+		fenced = 1;
+	}
+	return state == 2 && fenced;
+}
+
+/* Whether the convert at q may move up to right after at: nothing
+ * between reads or writes its result or writes its inputs, and no
+ * scope, declaration or asynchronous (wgmma, tcgen05) statement
+ * stands between. */
+static int
+canrise(Func *f, uint32_t at, uint32_t q, Rv *d, Rv *u)
+{
+	Stmt *c = &f->stmt[q];
+	int32_t r = c->opd[0].reg;
+
+	for (uint32_t j = at + 1; j < q; j++) {
+		Stmt *s = &f->stmt[j];
+		if (s->kind == Sopen || s->kind == Sclose || s->kind == Sdecl
+		|| asyncname(s))
+			return 0;
+		if (s->kind != Sins)
+			continue;
+		if (named(s, r, d, u))
+			return 0;
+		d->n = u->n = 0;
+		defuse(s, d, u);
+		for (uint32_t k = 0; k < d->n; k++)
+			for (uint32_t x = 1; x < 3; x++)
+				if (c->opd[x].kind == Preg
+				&& c->opd[x].reg == d->v[k])
+					return 0;
+	}
+	return 1;
+}
+
+/* The last write in B before statement q of any register s reads, or
+ * B's first statement less one when there is none. */
+static int64_t
+ready(Func *f, Blk *B, uint32_t q, Rv *d, Rv *u)
+{
+	Stmt *c = &f->stmt[q];
+
+	for (uint32_t j = q; j-- > B->first; ) {
+		Stmt *s = &f->stmt[j];
+		if (s->kind != Sins)
+			continue;
+		d->n = u->n = 0;
+		defuse(s, d, u);
+		for (uint32_t k = 0; k < d->n; k++)
+			for (uint32_t x = 1; x < 3; x++)
+				if (c->opd[x].kind == Preg
+				&& c->opd[x].reg == d->v[k])
+					return j;
+	}
+	return (int64_t)B->first - 1;
+}
+
+/* One block of pin=ld: its packing converts (8 or more), the first
+ * global load after the point where every one's inputs are written
+ * and before the last of them, the pins' place and the converts after
+ * that load that move up to it. */
+static void
+ldblock(Func *f, Blk *B, const uint32_t *lines, const uint8_t *no,
+	const uint8_t *wg, Pins *p)
+{
+	uint32_t nc = 0, last = 0, at;
+	int64_t start = -1;
+
+	for (uint32_t i = B->first; i < B->end; i++)
+		if (packcvt(&f->stmt[i]) && inlines(lines, &f->stmt[i])) {
+			int64_t r = ready(f, B, i, &p->d, &p->u);
+			start = r > start ? r : start;
+			nc++, last = i;
+		}
+	if (nc < 8)
+		return;
+	uint32_t ld = start < (int64_t)B->first ? B->first
+		: (uint32_t)start + 1;
+	while (ld < last && !isgload(&f->stmt[ld]))
+		ld++;
+	if (ld >= last)
+		return;
+	at = start < (int64_t)B->first ? B->first : (uint32_t)start;
+	for (uint32_t i = at; i < ld; i++)      /* the early converts */
+		if (packcvt(&f->stmt[i]) && inlines(lines, &f->stmt[i]))
+			at = i;
+	for (uint32_t i = at + 1; i < ld; i++)  /* then the f32 math */
+		if (f32work(&f->stmt[i]))
+			at = i;
+	if (f->stmt[at].kind != Sins)
+		return;
+	int wgok = wgmmaclear(f, B, at);
+	uint32_t n0 = p->n;
+	for (uint32_t i = B->first; i < B->end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (!packcvt(s) || !inlines(lines, s))
+			continue;
+		int32_t r = s->opd[0].reg;
+		int dup = 0;
+		for (uint32_t k = n0; k < p->n && !dup; k++)
+			dup = p->reg[k] == r;
+		if (dup || no[r] || (wg[r] && !wgok)
+		|| (i > at && !canrise(f, at, i, &p->d, &p->u)))
+			continue;
+		add(p, at, r);
+		if (i > at)
+			p->mv[p->n - 1] = i;
+	}
+}
+
+/* pin=ld over f: every block's plan (ldblock); the tensor-memory
+ * registers that may be in flight are left alone, and wgmma's only
+ * where ldblock finds its block clear of them. */
+static void
+ldpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+{
+	uint8_t *no = asyncregs(f, A, 0), *wg = calloc(f->nreg + 1, 1);
+
+	if (!wg)
+		die("out of memory");
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async) {
+			p->d.n = p->u.n = 0;
+			defuse(&f->stmt[i], &p->d, &p->u);
+			for (uint32_t k = 0; k < p->d.n; k++)
+				wg[p->d.v[k]] = 1;
+			for (uint32_t k = 0; k < p->u.n; k++)
+				wg[p->u.v[k]] = 1;
+		}
+	for (uint32_t b = 0; b < A->nblk; b++)
+		ldblock(f, &A->blk[b], lines, no, wg, p);
+	free(no);
+	free(wg);
+}
+
 /* Whether f has a register starting with %pxp or a shuffle of a
  * register into itself already: then the pass pins nothing.  The
  * validator takes pins out only all together, so a new pin would be
@@ -322,18 +541,22 @@ taken(Func *f)
 	return 0;
 }
 
+/* mode 0: early's sums (pin), 1: converts before a wait loop
+ * (pin=cvt), 2: converts before a run of loads (pin=ld). */
 uint32_t
-pin(Module *m, Func *f, const uint32_t *lines, int cvt)
+pin(Module *m, Func *f, const uint32_t *lines, int mode)
 {
-	uint8_t *pxe = 0;
+	uint8_t *pxe = 0, *moved = 0;
 	Pins p = {0};
 	uint32_t declpos, groups = 0;
 
-	if (m->vmaj < 6 || taken(f) || (!cvt && !(pxe = sums(f))))
+	if (m->vmaj < 6 || taken(f) || (!mode && !(pxe = sums(f))))
 		return 0;
 	fillcfg(f, m);
-	if (cvt)
+	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
+	else if (mode == 2)
+		ldpins(f, f->ana, lines, &p);
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
@@ -344,13 +567,23 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 		Stmt *v = alloc(m->a, (f->nstmt + p.n + 2 * groups + 2)
 			* sizeof *v);
 		uint32_t k = 0, q = 0;
+		moved = calloc(f->nstmt + 1, 1);
+		if (!moved)
+			die("out of memory");
+		for (uint32_t j = 0; j < p.n; j++)
+			if (p.mv[j] != UINT32_MAX)
+				moved[p.mv[j]] = 1;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			if (i == declpos)
 				v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
-			v[k++] = f->stmt[i];
+			if (!moved[i])
+				v[k++] = f->stmt[i];
 			uint32_t q0 = q;
 			while (q < p.n && p.at[q] == i)
 				q++;
+			for (uint32_t j = q0; j < q; j++)
+				if (p.mv[j] != UINT32_MAX)
+					v[k++] = f->stmt[p.mv[j]];
 			if (q > q0)
 				pinstmts(m, f, i, p.reg + q0, q - q0, &v[k]),
 				k += 2 + q - q0;
@@ -362,9 +595,11 @@ pin(Module *m, Func *f, const uint32_t *lines, int cvt)
 		f->dirty = 1;
 		rebind(m, f);
 	}
+	free(moved);
 	free(pxe);
 	free(p.at);
 	free(p.reg);
+	free(p.mv);
 	free(p.d.v);
 	free(p.u.v);
 	return p.n;

@@ -370,6 +370,8 @@ typedef struct Optreq {
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
 	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
 	int early;                 /* a sum early can compute sooner */
+	int ldcvt;                 /* packing converts and global loads:
+	                            * the search tries pin=ld */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -646,6 +648,7 @@ uint32_t domnblk(const Dom *);
 uint32_t domblk(const Dom *, uint32_t stmt);
 void domspan(const Dom *, uint32_t blk, uint32_t *first, uint32_t *end);
 uint32_t dompreds(const Dom *, uint32_t blk, const uint32_t **pred);
+uint32_t domsuccs(const Dom *, uint32_t blk, const uint32_t **succ);
 
 /* ---- remat.c ---- */
 enum { Rplain, Rroles, Rloop };   /* remat's modes */
@@ -670,7 +673,7 @@ uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 /* ---- pin.c ---- */
 /* cvt 0: early's sums; 1: packing converts before a wait loop */
-uint32_t pin(Module *, Func *, const uint32_t *lines, int cvt);
+uint32_t pin(Module *, Func *, const uint32_t *lines, int mode);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

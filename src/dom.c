@@ -313,3 +313,10 @@ dompreds(const Dom *d, uint32_t b, const uint32_t **pred)
 	*pred = d->g.pred[b];
 	return d->g.npred[b];
 }
+
+uint32_t
+domsuccs(const Dom *d, uint32_t b, const uint32_t **succ)
+{
+	*succ = d->succ[b];
+	return d->nsucc[b];
+}

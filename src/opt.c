@@ -29,7 +29,8 @@ typedef struct Pass {
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
-	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt */
+	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
+	                     * 7 pin=ld */
 	Sched s;
 } Pass;
 
@@ -110,6 +111,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 5;
 		else if (!strcmp(a, "pin=cvt"))
 			p->across = 6;
+		else if (!strcmp(a, "pin=ld"))
+			p->across = 7;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -128,7 +131,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, tsink=far, "
-				"hoist, early, pin, pin=cvt, budget[=N][:R], "
+				"hoist, early, pin, pin=cvt, pin=ld, "
+				"budget[=N][:R], "
 				"none)\n",
 				progname, w);
 			return -1;
@@ -185,7 +189,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
 				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
-				pp->p[k].across == 6)
+				pp->p[k].across - 5)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -203,7 +207,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
-					: pp->p[k].across == 6 ? "converts"
+					: pp->p[k].across >= 6 ? "converts"
 					: "instructions", before, after);
 				before = after;
 			}
@@ -462,6 +466,11 @@ helpopt(FILE *f)
 "                                    (mbarrier.try_wait): ptxas would\n"
 "                                    sink the softmax past the wait among\n"
 "                                    the loads after it\n"
+"                     pin=ld         the same for P's packing converts\n"
+"                                    followed in their block by global\n"
+"                                    loads (V's, element by element):\n"
+"                                    the converts after the first load\n"
+"                                    move up, all are read before it\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -652,6 +661,10 @@ variants(Optreq *o, Pipe *v, int max)
 			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
 			"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
 			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far"};
+		/* P's converts read before a run of global loads (V's,
+		 * element by element; sm_80 and sm_120a tiles) */
+		static const char *const ld[] = {
+			"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
@@ -669,6 +682,9 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
 				&& n < max; j++)
 				pipeparse(tmpin[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->ldcvt && j < countof(ld)
+				&& n < max; j++)
+				pipeparse(ld[j], o->seed, &v[n++]);
 		}
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
@@ -1382,6 +1398,9 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
+	o->ldcvt = mentions(src, n, "ld.global")
+		&& (mentions(src, n, "cvt.rn.f16x2.f32")
+		|| mentions(src, n, "cvt.rn.bf16x2.f32"));
 	if (o->search) {
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);

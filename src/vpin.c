@@ -101,71 +101,55 @@ setbefore(Func *f, const uint8_t *tgt, uint32_t i, int32_t reg, Rv *d,
 	return 0;
 }
 
-/* Whether an operand of s, or an element of a vector operand, is a
- * register `want` takes. */
+/* Whether an operand of s, or an element of a vector operand, is
+ * register reg. */
 static int
-anyreg(const Stmt *s, int (*want)(int32_t, const void *), const void *arg)
+names(const Stmt *s, int32_t reg)
 {
 	for (uint32_t k = 0; k < s->nop; k++) {
 		const Opnd *o = &s->opd[k];
-		if (o->kind == Preg && want(o->reg, arg))
+		if (o->kind == Preg && o->reg == reg)
 			return 1;
 		for (uint32_t z = 0; z < o->nsub; z++)
-			if (o->sub[z].kind == Preg && want(o->sub[z].reg, arg))
+			if (o->sub[z].kind == Preg && o->sub[z].reg == reg)
 				return 1;
 	}
 	return 0;
 }
 
 static int
-isreg(int32_t reg, const void *want)
+waitzero(const Stmt *s)
 {
-	return reg == *(const int32_t *)want;
-}
-
-static int
-shuffled(int32_t reg, const void *role)
-{
-	return reg >= 0 && ((const uint8_t *)role)[reg] == 3;
-}
-
-static int
-names(const Stmt *s, int32_t reg)
-{
-	return anyreg(s, isreg, &reg);
-}
-
-/* Whether a wgmma.mma_async names a register some pin shuffles (role
- * 3): its accumulators and A fragments are in flight until a
- * wgmma.wait_group whose count this does not follow, so no pin there. */
-static int
-wgmmanames(const Stmt *s, const uint8_t *role)
-{
-	return s->kind == Sins && s->op == Owgmma_mma_async
-		&& anyreg(s, shuffled, role);
+	return s->op == Owgmma_wait_group && !s->guard && s->nop == 1
+		&& s->opd[0].kind == Pint && !s->opd[0].minus
+		&& !strcmp(s->opd[0].s, "0");
 }
 
 /* Whether S may be in flight at statement i: a path from the entry
  * to i passes a tcgen05.st (tcgen05.ld) naming S with no unguarded
  * tcgen05.wait::st (::ld) after it, which waits for every one the
- * thread issued before (PTX ISA, tcgen05.wait).  Until then the
- * tensor core may still read (write) S, and the pin writes (reads)
- * it.  A walk back from i over d's blocks; state: bit 1 still looking
- * for a store, bit 2 for a load. */
+ * thread issued before (PTX ISA, tcgen05.wait), or a wgmma.mma_async
+ * naming S not followed by an unguarded wgmma.commit_group and then
+ * an unguarded wgmma.wait_group 0 (which waits for every committed
+ * group; one not committed is in none).  Until then the tensor core
+ * may still read (write) S, and the pin writes (reads) it.  A walk
+ * back from i over d's blocks; state: bit 1 still looking for a
+ * store, bit 2 for a load, bit 4 for a wgmma with no wait 0 met yet,
+ * bit 8 for one with a wait 0 met but no commit before it. */
 static int
 inflight(Func *f, Dom *d, uint32_t i, int32_t S)
 {
 	uint32_t nb = domnblk(d), n = 0, blk = domblk(d, i), first, end;
-	uint8_t *seen = calloc(4 * (size_t)nb + 1, 1);
-	uint32_t *stack = xmalloc((4 * (size_t)nb + 1) * sizeof *stack);
+	uint8_t *seen = calloc(16 * (size_t)nb + 1, 1);
+	uint32_t *stack = xmalloc((16 * (size_t)nb + 1) * sizeof *stack);
 	int hit = 0;
 
 	if (!seen)
 		die("out of memory");
-	stack[n++] = blk << 2 | 3;
+	stack[n++] = blk << 4 | 7;
 	for (int top = 1; n && !hit; top = 0) {
-		uint32_t e = stack[--n], b = e >> 2;
-		int st = (int)(e & 3);
+		uint32_t e = stack[--n], b = e >> 4;
+		int st = (int)(e & 15);
 		domspan(d, b, &first, &end);
 		for (uint32_t j = top ? i : end; st && !hit && j-- > first; ) {
 			Stmt *s = &f->stmt[j];
@@ -175,17 +159,62 @@ inflight(Func *f, Dom *d, uint32_t i, int32_t S)
 				st &= ~1;
 			else if (s->op == Otcgen05_wait_ld && !s->guard)
 				st &= ~2;
+			else if (waitzero(s) && (st & 4))
+				st = (st & ~4) | 8;
+			else if (s->op == Owgmma_commit_group && !s->guard)
+				st &= ~8;
 			else if ((s->op == Otcgen05_st && (st & 1))
-			|| (s->op == Otcgen05_ld && (st & 2)))
+			|| (s->op == Otcgen05_ld && (st & 2))
+			|| (s->op == Owgmma_mma_async && (st & 12)))
 				hit = names(s, S);
 		}
 		const uint32_t *pr;
 		uint32_t np = st && !hit ? dompreds(d, b, &pr) : 0;
 		for (uint32_t k = 0; k < np; k++) {
-			uint32_t x = pr[k] << 2 | (uint32_t)st;
+			uint32_t x = pr[k] << 4 | (uint32_t)st;
 			if (!seen[x])
 				seen[x] = 1, stack[n++] = x;
 		}
+	}
+	free(seen);
+	free(stack);
+	return hit;
+}
+
+/* Whether a wgmma.mma_async naming S may follow statement i with no
+ * unguarded wgmma.fence between: the PTX ISA asks for one between a
+ * register's write and a wgmma that reads it, and the pin writes S.
+ * A walk forward over d's blocks. */
+static int
+unfenced(Func *f, Dom *d, uint32_t i, int32_t S)
+{
+	uint32_t nb = domnblk(d), n = 0, first, end;
+	uint8_t *seen = calloc(nb + 1, 1);
+	uint32_t *stack = xmalloc((nb + 1) * sizeof *stack);
+	int hit = 0;
+
+	if (!seen)
+		die("out of memory");
+	stack[n++] = domblk(d, i);
+	for (int top = 1; n && !hit; top = 0) {
+		uint32_t b = stack[--n];
+		int open = 1;
+		domspan(d, b, &first, &end);
+		for (uint32_t j = top ? i + 1 : first; open && !hit && j < end;
+			j++) {
+			Stmt *s = &f->stmt[j];
+			if (s->kind != Sins)
+				continue;
+			if (s->op == Owgmma_fence && !s->guard)
+				open = 0;
+			else if (s->op == Owgmma_mma_async)
+				hit = names(s, S);
+		}
+		const uint32_t *sc;
+		uint32_t ns = open && !hit ? domsuccs(d, b, &sc) : 0;
+		for (uint32_t k = 0; k < ns; k++)
+			if (!seen[sc[k]])
+				seen[sc[k]] = 1, stack[n++] = sc[k];
 	}
 	free(seen);
 	free(stack);
@@ -251,16 +280,18 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 			drop[i] = 1;
 		}
 	}
-	for (uint32_t i = 0; n && i < b->nstmt && !rc; i++)
-		if (wgmmanames(&b->stmt[i], role))
-			rc = no(b, i, why, "a wgmma names the register it "
-				"shuffles");
 	Dom *dom = n && !rc ? domnew(b) : 0;
 	for (uint32_t i = 0; dom && i < b->nstmt && !rc; i++)
 		if (pinshape(&b->stmt[i], r) && drop[i]
 		&& inflight(b, dom, i, r[0]))
 			rc = no(b, i, why, "the register it shuffles may be in "
-				"flight (a tcgen05.ld or tcgen05.st not waited for)");
+				"flight (a tcgen05.ld or tcgen05.st not waited for, "
+				"or a wgmma not committed and waited for with "
+				"wait_group 0)");
+		else if (pinshape(&b->stmt[i], r) && drop[i]
+		&& unfenced(b, dom, i, r[0]))
+			rc = no(b, i, why, "a wgmma may read the register it "
+				"shuffles with no wgmma.fence after it");
 	domfree(dom);
 	uint8_t *tgt = n && !rc ? vbranchtargets(b) : 0;
 	for (uint32_t i = 0; tgt && i < b->nstmt && !rc; i++)

@@ -10,29 +10,34 @@
 # usage: [PTXASV=ptxasv] optsweep.sh PTXPRESS DIR...   exit 77 when no DIR
 set -u
 px=$1; shift
-pipe=wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt
+# pin, pin=cvt and pin=ld each pin nothing where a pin stands already:
+# pin=ld gets a pipeline of its own, with schedulers after its pins
+pipes="wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt
+remat=loop,softmax=4,pin=ld,sched=bu-rand,moves,sched=td"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0 dirs=0 asm=0
 for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done
 [ "$dirs" -gt 0 ] || { echo "optsweep: no corpus folder; skipped"; exit 77; }
 for f in $(for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.ptx'; done | sort); do
 	"$px" check -q "$f" 2>/dev/null || continue
-	n=$((n + 1))
-	if ! "$px" opt --no-search -p "$pipe" "$f" -o "$tmp/o.ptx" \
-		2>"$tmp/err"; then
-		echo "FAIL $f: opt: $(head -1 "$tmp/err")"; bad=$((bad + 1))
-	elif grep -q "not proven" "$tmp/err"; then
-		echo "FAIL $f: $(grep -m1 'not proven' "$tmp/err")"
-		bad=$((bad + 1))
-	elif [ -n "${PTXASV:-}" ] && "$PTXASV" "$f" >/dev/null 2>&1; then
-		asm=$((asm + 1))
-		if ! "$PTXASV" "$tmp/o.ptx" >/dev/null 2>"$tmp/err"; then
-			echo "FAIL $f: ptxas rejects the output:" \
-				"$(grep -m1 error "$tmp/err")"
+	for pipe in $pipes; do
+		n=$((n + 1))
+		if ! "$px" opt --no-search -p "$pipe" "$f" -o "$tmp/o.ptx" \
+			2>"$tmp/err"; then
+			echo "FAIL $f: opt: $(head -1 "$tmp/err")"; bad=$((bad + 1))
+		elif grep -q "not proven" "$tmp/err"; then
+			echo "FAIL $f: $(grep -m1 'not proven' "$tmp/err")"
 			bad=$((bad + 1))
+		elif [ -n "${PTXASV:-}" ] && "$PTXASV" "$f" >/dev/null 2>&1; then
+			asm=$((asm + 1))
+			if ! "$PTXASV" "$tmp/o.ptx" >/dev/null 2>"$tmp/err"; then
+				echo "FAIL $f: ptxas rejects the output:" \
+					"$(grep -m1 error "$tmp/err")"
+				bad=$((bad + 1))
+			fi
 		fi
-	fi
+	done
 done
-echo "optsweep: $n files rewritten by $pipe; $asm assembled both sides; $bad short"
+echo "optsweep: $n rewrites of files by" $pipes"; $asm assembled both sides; $bad short"
 echo "$((n - bad)) passed, $bad failed"
 [ "$bad" -eq 0 ]

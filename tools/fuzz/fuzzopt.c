@@ -35,6 +35,8 @@ static const char *const pipes[] = {
 	"early,pin,moves,sched=td-rand", "early,pin,remat,sched=bu-rand",
 	"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
 	"pin=cvt,sched=bu-rand", "remat,sched=bu,softmax=8,tsink,hoist,pin=cvt",
+	"remat=loop,pin=ld", "pin=ld,sched=bu-rand",
+	"remat=loop,softmax=4,pin=ld,mix",
 };
 
 static Module *
