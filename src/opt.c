@@ -242,6 +242,7 @@ typedef struct Fig {
 	long spill, stack;
 	int regs, ok;
 	int serial;         /* ptxas: its wgmmas are serialized */
+	int pinned;         /* the pipeline pins (pin, pin=cvt, pin=ld) */
 } Fig;
 
 typedef struct Var {
@@ -291,10 +292,13 @@ runall(Pool *p, int jobs)
 }
 
 static Fig
-figure(Pxres *r, const char *fn)
+figure(Var *v, const char *fn)
 {
-	Fig g = {0, 0, 0, 0, 0};
+	Fig g = {0, 0, 0, 0, 0, 0};
+	Pxres *r = &v->res;
 
+	for (int k = 0; k < v->pipe.n; k++)
+		g.pinned |= v->pipe.p[k].across >= 5;
 	if (r->status != 0)
 		return g;
 	for (int i = 0; i < r->nfn; i++)
@@ -310,10 +314,13 @@ figure(Pxres *r, const char *fn)
 }
 
 /* The search's order: fewer spill bytes, then a smaller stack, then
- * fewer registers.  unserial (--unserialized) puts first whether ptxas
- * serializes the kernel's wgmmas (its C7510-C7519 notes): on the H200
- * Triton's d128_n128 ran 5.5 % slower spill-free and serialized, and
- * 14 % faster at 184 bytes of spill unserialized (bench/RESULTS.md). */
+ * no pins, then fewer registers.  unserial (--unserialized) puts first
+ * whether ptxas serializes the kernel's wgmmas (its C7510-C7519 notes):
+ * on the H200 Triton's d128_n128 ran 5.5 % slower spill-free and
+ * serialized, and 14 % faster at 184 bytes of spill unserialized.
+ * Pins cost a shuffle each and hold ptxas's order: on the H200 a
+ * pinned kernel that spilled no less than an unpinned one ran 26 %
+ * slower than it (bench/RESULTS.md, thirteenth session). */
 static int
 better(Fig a, Fig b, int unserial)
 {
@@ -327,6 +334,8 @@ better(Fig a, Fig b, int unserial)
 		return a.spill < b.spill;
 	if (a.stack != b.stack)
 		return a.stack < b.stack;
+	if (a.pinned != b.pinned)
+		return !a.pinned;
 	return a.regs < b.regs;
 }
 
@@ -662,7 +671,11 @@ variants(Optreq *o, Pipe *v, int max)
 			"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
 			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far"};
 		/* P's converts read before a run of global loads (V's,
-		 * element by element; sm_80 and sm_120a tiles) */
+		 * element by element; sm_80 and sm_120a tiles): the first
+		 * early but for tensor-memory kernels, whose own variants
+		 * come first (there remat=loop alone does as well), the
+		 * rest after the plain ones, so that no kernel loses one a
+		 * short search reached before */
 		static const char *const ld[] = {
 			"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
@@ -682,10 +695,12 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
 				&& n < max; j++)
 				pipeparse(tmpin[j], o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->ldcvt && j < countof(ld)
-				&& n < max; j++)
-				pipeparse(ld[j], o->seed, &v[n++]);
+			if (i == 2 && o->ldcvt && !o->tmem && n < max)
+				pipeparse(ld[0], o->seed, &v[n++]);
 		}
+		for (size_t j = o->tmem ? 0 : 1; o->ldcvt && j < countof(ld)
+			&& n < max; j++)
+			pipeparse(ld[j], o->seed, &v[n++]);
 		static const char *const bud[] = {
 			"budget,sched=td", "budget,softmax=4", "budget=16",
 			"budget:1",
@@ -1065,7 +1080,7 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 		int b = -1, un = unasked;
 		Fig bf = {0};
 		for (int j = 1; j < nv; j++) {
-			Fig g = figure(&var[j].res, x->name);
+			Fig g = figure(&var[j], x->name);
 			if (!taken[j] && g.ok && (un ? !g.serial
 			: g.spill < x->before.spill)
 			&& (b < 0 || better(g, bf, 0)))
@@ -1115,7 +1130,7 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 		if (bestr > 0.99)
 			best = 0;
 		x->best = best;
-		x->after = figure(&var[best].res, x->name);
+		x->after = figure(&var[best], x->name);
 		if (o->log)
 			fprintf(o->log, "%s: --time: %s: keeping %s\n",
 				progname, x->name, best ? var[best].pipe.text
@@ -1134,7 +1149,7 @@ listvariants(Optreq *o, Str kname, Var *var, int nv)
 	Fig *fg = malloc((size_t)nv * sizeof *fg);
 
 	for (int j = 0; j < nv; j++) {
-		fg[j] = figure(&var[j].res, kname);
+		fg[j] = figure(&var[j], kname);
 		if (fg[j].ok)
 			ix[m++] = j;
 	}
@@ -1214,9 +1229,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 		Kern *x = &k[nk++];
 		*x = (Kern){.rank = x->rank, .rankf = x->rankf};
 		x->name = f->name;
-		x->before = x->after = figure(&var[0].res, f->name);
+		x->before = x->after = figure(&var[0], f->name);
 		for (int j = 1; j < nv; j++) {
-			Fig g = figure(&var[j].res, f->name);
+			Fig g = figure(&var[j], f->name);
 			if (worth(o, g, x->before))
 				rankin(o, x, j, g);
 			if (g.ok && !g.serial && (!x->alt
