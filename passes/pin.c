@@ -541,6 +541,33 @@ taken(Func *f)
 	return 0;
 }
 
+/* Whether pin=ld finds converts to pin in some function of m (the
+ * search tries it only then). */
+int
+ldfinds(Module *m)
+{
+	int any = 0;
+
+	if (m->vmaj < 6)
+		return 0;
+	for (uint32_t i = 0; i < m->nitem && !any; i++) {
+		Func *f = m->item[i].kind == Ifunc ? m->item[i].fn : 0;
+		Pins p = {0};
+		if (!f || !f->body || taken(f))
+			continue;
+		fillcfg(f, m);
+		ldpins(f, f->ana, 0, &p);
+		freeana(f);
+		any = p.n > 0;
+		free(p.at);
+		free(p.reg);
+		free(p.mv);
+		free(p.d.v);
+		free(p.u.v);
+	}
+	return any;
+}
+
 /* mode 0: early's sums (pin), 1: converts before a wait loop
  * (pin=cvt), 2: converts before a run of loads (pin=ld). */
 uint32_t

@@ -674,6 +674,7 @@ uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 /* ---- pin.c ---- */
 /* cvt 0: early's sums; 1: packing converts before a wait loop */
 uint32_t pin(Module *, Func *, const uint32_t *lines, int mode);
+int ldfinds(Module *);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

@@ -1413,9 +1413,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
-	o->ldcvt = mentions(src, n, "ld.global")
-		&& (mentions(src, n, "cvt.rn.f16x2.f32")
-		|| mentions(src, n, "cvt.rn.bf16x2.f32"));
+	o->ldcvt = o->search && ldfinds(orig);
 	if (o->search) {
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);
