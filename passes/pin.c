@@ -388,6 +388,18 @@ wgmmaclear(Func *f, Blk *B, uint32_t at)
 	return state == 2 && fenced;
 }
 
+/* Whether statement at lies inside a nested scope ({ ... }, as nvcc
+ * wraps inline asm): the validator takes no pin there. */
+static int
+inscope(Func *f, uint32_t at)
+{
+	int depth = 0;
+
+	for (uint32_t i = 0; i <= at; i++)
+		depth += (f->stmt[i].kind == Sopen) - (f->stmt[i].kind == Sclose);
+	return depth > 0;
+}
+
 /* Whether the convert at q may move up to right after at: nothing
  * between reads or writes its result or writes its inputs, and no
  * scope, declaration or asynchronous (wgmma, tcgen05) statement
@@ -472,7 +484,7 @@ ldblock(Func *f, Blk *B, const uint32_t *lines, const uint8_t *no,
 	for (uint32_t i = at + 1; i < ld; i++)  /* then the f32 math */
 		if (f32work(&f->stmt[i]))
 			at = i;
-	if (f->stmt[at].kind != Sins)
+	if (f->stmt[at].kind != Sins || inscope(f, at))
 		return;
 	int wgok = wgmmaclear(f, B, at);
 	uint32_t n0 = p->n;
