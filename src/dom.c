@@ -112,6 +112,9 @@ struct Dom {
 	uint8_t *F;
 	uint32_t gblk, gfrom;    /* cached: G reaches gblk avoiding gfrom */
 	uint8_t *G;
+	uint32_t hblk, hfrom;    /* cached: H reached from hblk avoiding
+	                          * hfrom (H[hblk]: hblk on such a cycle) */
+	uint8_t *H;
 	uint32_t *queue;
 	uint64_t work;           /* blocks visited; a bound keeps big
 	                          * functions cheap (then: not stable) */
@@ -143,8 +146,9 @@ domnew(Func *f)
 	d->dom = xmalloc(n + 1);
 	d->F = xmalloc(n + 1);
 	d->G = xmalloc(n + 1);
+	d->H = xmalloc(n + 1);
 	d->queue = xmalloc((n + 1) * sizeof *d->queue);
-	d->dblk = d->fblk = d->gblk = UINT32_MAX;
+	d->dblk = d->fblk = d->gblk = d->hblk = UINT32_MAX;
 	return d;
 }
 
@@ -166,6 +170,7 @@ domfree(Dom *d)
 	free(d->dom);
 	free(d->F);
 	free(d->G);
+	free(d->H);
 	free(d->queue);
 	free(d);
 }
@@ -262,9 +267,23 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 		d->gblk = ba;
 		d->gfrom = bd;
 	}
+	/* a write after to in to's block reaches to again when that
+	 * block lies on a cycle that does not pass from's: the loop's
+	 * next iteration (fo51: a copy of `shl %r1310, %r14` at the top of
+	 * a loop that writes %r14 lower down had been taken, by remat=loop
+	 * and by the validator alike) */
+	int cyc = -1;
 	for (uint32_t k = 0; k < nsite; k++) {
 		uint32_t s = site[k], bs = d->g.blk[s];
-		if (bs == bd ? s > from : bs == ba ? s < to
+		if (bs == ba && s > to && cyc < 0) {
+			if (d->hblk != ba || d->hfrom != bd) {
+				reach(d, d->H, ba, bd, 1);
+				d->hblk = ba;
+				d->hfrom = bd;
+			}
+			cyc = d->H[ba];
+		}
+		if (bs == bd ? s > from : bs == ba ? s < to || cyc > 0
 		: d->F[bs] && d->G[bs])
 			return 0;
 	}
