@@ -277,6 +277,67 @@ vloopchains(Func *f, const uint32_t *writes, const uint8_t *tm, uint32_t *n)
 	return lc;
 }
 
+/* Whether register values read at statement p are those statement q
+ * saw: on every path from the entry to p, q runs, then none of the n
+ * statements in site (writes of the register, q itself among them if
+ * it writes it) before p.  A forward "must" data-flow over d's blocks
+ * (in: the AND of the predecessors' out, the entry's false; out: the
+ * block's last event, q 1 and a write 0, else in), written apart from
+ * domstable(), which the remat passes ask too: fo51 found domstable
+ * wrong, pass and validator alike. */
+static int
+intact(Dom *d, uint32_t q, uint32_t p, const uint32_t *site, uint32_t n)
+{
+	uint32_t nb = domnblk(d), bp = domblk(d, p);
+	int64_t *last = malloc((nb + 1) * sizeof *last);  /* 2j+1: q, 2j: write */
+	uint8_t *out = malloc(nb + 1);
+	int changed = 1, st;
+	int64_t atp = -1;
+
+	if (!last || !out)
+		die("out of memory");
+	for (uint32_t b = 0; b < nb; b++)
+		last[b] = -1;
+	for (uint32_t k = 0; k <= n; k++) {
+		uint32_t j = k < n ? site[k] : q, b = domblk(d, j);
+		int64_t e = 2 * (int64_t)j + (k == n);
+		/* q's own write comes after its read: a write at q wins */
+		if (k == n && last[b] == 2 * (int64_t)j)
+			continue;
+		if (e > last[b] || (k < n && last[b] == e + 1))
+			last[b] = e;
+		if (b == bp && j < p && (e > atp || (k < n && atp == e + 1)))
+			atp = e;
+	}
+	memset(out, 1, nb + 1);
+	while (changed) {
+		changed = 0;
+		for (uint32_t b = 0; b < nb; b++) {
+			const uint32_t *pr;
+			uint32_t np = dompreds(d, b, &pr);
+			int v = b != 0 && np > 0;
+			for (uint32_t k = 0; k < np && v; k++)
+				v = out[pr[k]];
+			if (last[b] >= 0)
+				v = (int)(last[b] & 1);
+			if (v != out[b])
+				out[b] = (uint8_t)v, changed = 1;
+		}
+	}
+	if (atp >= 0)
+		st = (int)(atp & 1);
+	else {
+		const uint32_t *pr;
+		uint32_t np = dompreds(d, bp, &pr);
+		st = bp != 0 && np > 0;
+		for (uint32_t k = 0; k < np && st; k++)
+			st = out[pr[k]];
+	}
+	free(last);
+	free(out);
+	return st;
+}
+
 /* The copies noted by vpending(): each B statement p copies A's
  * statement a, which B runs at amap[a].  Every register the copy reads
  * must hold at p what it held there: amap[a] dominates p, and none of
@@ -319,6 +380,8 @@ vloopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
 			for (uint32_t i = s0[r]; i < s0[r + 1] && ok; i++)
 				ok = site[i] != UINT32_MAX;
 			ok = ok && domstable(d, (uint32_t)amap[a], p,
+				site + s0[r], s0[r + 1] - s0[r])
+				&& intact(d, (uint32_t)amap[a], p,
 				site + s0[r], s0[r + 1] - s0[r]);
 		}
 		free(u.def);
