@@ -387,6 +387,15 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 	}
 	r = calloc(f->nreg + 1, 1);
 	in = calloc(f->nstmt + 1, 1);
+	/* the deferred chain's accumulators (4): in flight until the wait */
+	for (i = commit; i-- > 0 && !aligned(&f->stmt[i], Owgmma_fence);)
+		if (f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async) {
+			d.n = u.n = 0;
+			defuse(&f->stmt[i], &d, &u);
+			for (k = 0; k < d.n; k++)
+				r[d.v[k]] |= 4;
+		}
 	for (i = p0; i <= p1; i++)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
@@ -407,9 +416,17 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 			need |= r[d.v[k]] & 2 && !(r[d.v[k]] & 1);
 		if (!need)
 			continue;
-		if (opklass(s) != Kpure || s->guard || d.n != 1)
+		if (opklass(s) != Kpure || s->guard || d.n != 1
+		|| (r[d.v[0]] & 4))
 			goto none;
 		in[i] = 1;
+		/* an earlier write of its register is not needed (and, left
+		 * where it is, stops the pull below if it must pass); one that
+		 * reads the deferred chain's accumulators cannot come (fo52) */
+		r[d.v[0]] |= 1;
+		for (k = 0; k < u.n; k++)
+			if (r[u.v[k]] & 4)
+				goto none;
 		for (k = 0; k < u.n; k++)
 			r[u.v[k]] |= 2;
 	}
