@@ -1,9 +1,9 @@
 /* pin.c: keeps a value's computation where it is, out of ptxas's reach.
  *
- * needs:  pin: early's registers (%pxeK_<n>, passes/early.c); pin=cvt:
- *         nothing
- * breaks: statement count, register ids (it declares two registers and
- *         binds every operand again)
+ * needs:  pin: early's registers (%pxeK_<n>, passes/early.c); pin=cvt
+ *         and pin=ld: nothing
+ * breaks: statement count and order (pin=ld moves converts up), register
+ *         ids (it declares two registers and binds every operand again)
  * paper:  none; a counter to ptxas's sinking of code towards its use
  *         (Muchnick 1997, 14.x: partial dead-code elimination), which
  *         here runs against the register cap.
