@@ -154,6 +154,16 @@ sums(Func *f)
 	return m;
 }
 
+/* Whether one of v's n registers is r. */
+static int
+inrv(const Rv *v, int32_t r)
+{
+	for (uint32_t k = 0; k < v->n; k++)
+		if (v->v[k] == r)
+			return 1;
+	return 0;
+}
+
 /* Whether statement at (writing sum S) is read again before its block
  * ends. */
 static int
@@ -164,9 +174,8 @@ readinblock(Func *f, Blk *b, uint32_t at, int32_t S, Rv *d, Rv *u)
 			continue;
 		d->n = u->n = 0;
 		defuse(&f->stmt[i], d, u);
-		for (uint32_t k = 0; k < u->n; k++)
-			if (u->v[k] == S)
-				return 1;
+		if (inrv(u, S))
+			return 1;
 	}
 	return 0;
 }
@@ -179,6 +188,16 @@ typedef struct Pins {
 	uint32_t n, cap;
 	Rv d, u;
 } Pins;
+
+static void
+freepins(Pins *p)
+{
+	free(p->at);
+	free(p->reg);
+	free(p->mv);
+	free(p->d.v);
+	free(p->u.v);
+}
 
 static void
 add(Pins *p, uint32_t at, int32_t r)
@@ -339,16 +358,15 @@ f32work(const Stmt *s)
 		&& !packcvt(s);
 }
 
+/* Whether s writes a register convert c reads (d, u: s's writes and
+ * reads, filled here). */
 static int
-named(Stmt *s, int32_t r, Rv *d, Rv *u)
+writesinput(const Stmt *c, Stmt *s, Rv *d, Rv *u)
 {
 	d->n = u->n = 0;
 	defuse(s, d, u);
-	for (uint32_t k = 0; k < d->n; k++)
-		if (d->v[k] == r)
-			return 1;
-	for (uint32_t k = 0; k < u->n; k++)
-		if (u->v[k] == r)
+	for (uint32_t x = 1; x < 3; x++)
+		if (c->opd[x].kind == Preg && inrv(d, c->opd[x].reg))
 			return 1;
 	return 0;
 }
@@ -415,17 +433,9 @@ canrise(Func *f, uint32_t at, uint32_t q, Rv *d, Rv *u)
 		if (s->kind == Sopen || s->kind == Sclose || s->kind == Sdecl
 		|| asyncname(s))
 			return 0;
-		if (s->kind != Sins)
-			continue;
-		if (named(s, r, d, u))
+		if (s->kind == Sins && (writesinput(c, s, d, u)
+		|| inrv(d, r) || inrv(u, r)))
 			return 0;
-		d->n = u->n = 0;
-		defuse(s, d, u);
-		for (uint32_t k = 0; k < d->n; k++)
-			for (uint32_t x = 1; x < 3; x++)
-				if (c->opd[x].kind == Preg
-				&& c->opd[x].reg == d->v[k])
-					return 0;
 	}
 	return 1;
 }
@@ -435,20 +445,10 @@ canrise(Func *f, uint32_t at, uint32_t q, Rv *d, Rv *u)
 static int64_t
 ready(Func *f, Blk *B, uint32_t q, Rv *d, Rv *u)
 {
-	Stmt *c = &f->stmt[q];
-
-	for (uint32_t j = q; j-- > B->first; ) {
-		Stmt *s = &f->stmt[j];
-		if (s->kind != Sins)
-			continue;
-		d->n = u->n = 0;
-		defuse(s, d, u);
-		for (uint32_t k = 0; k < d->n; k++)
-			for (uint32_t x = 1; x < 3; x++)
-				if (c->opd[x].kind == Preg
-				&& c->opd[x].reg == d->v[k])
-					return j;
-	}
+	for (uint32_t j = q; j-- > B->first; )
+		if (f->stmt[j].kind == Sins
+		&& writesinput(&f->stmt[q], &f->stmt[j], d, u))
+			return j;
 	return (int64_t)B->first - 1;
 }
 
@@ -571,11 +571,7 @@ ldfinds(Module *m)
 		ldpins(f, f->ana, 0, &p);
 		freeana(f);
 		any = p.n > 0;
-		free(p.at);
-		free(p.reg);
-		free(p.mv);
-		free(p.d.v);
-		free(p.u.v);
+		freepins(&p);
 	}
 	return any;
 }
@@ -636,10 +632,6 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode)
 	}
 	free(moved);
 	free(pxe);
-	free(p.at);
-	free(p.reg);
-	free(p.mv);
-	free(p.d.v);
-	free(p.u.v);
+	freepins(&p);
 	return p.n;
 }

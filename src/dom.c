@@ -247,7 +247,7 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 		if (to <= from)
 			return 0;
 		for (uint32_t k = 0; k < nsite; k++)
-			if (site[k] > from && site[k] < to)
+			if (site[k] >= from && site[k] < to)
 				return 0;
 		return 1;
 	}
@@ -267,7 +267,9 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 		d->gblk = ba;
 		d->gfrom = bd;
 	}
-	/* a write after to in to's block reaches to again when that
+	/* from's own write of what it reads counts too (>= from): the
+	 * copy would read the value from wrote, not the one it read.
+	 * A write after to in to's block reaches to again when that
 	 * block lies on a cycle that does not pass from's: the loop's
 	 * next iteration (fo51: a copy of `shl %r1310, %r14` at the top of
 	 * a loop that writes %r14 lower down had been taken, by remat=loop
@@ -283,7 +285,7 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 			}
 			cyc = d->H[ba];
 		}
-		if (bs == bd ? s > from : bs == ba ? s < to || cyc > 0
+		if (bs == bd ? s >= from : bs == ba ? s < to || cyc > 0
 		: d->F[bs] && d->G[bs])
 			return 0;
 	}

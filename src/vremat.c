@@ -296,17 +296,17 @@ intact(Dom *d, uint32_t q, uint32_t p, const uint32_t *site, uint32_t n)
 
 	if (!last || !out)
 		die("out of memory");
+	int qw = 0;     /* q writes the register too: that write wins */
+	for (uint32_t k = 0; k < n; k++)
+		qw |= site[k] == q;
 	for (uint32_t b = 0; b < nb; b++)
 		last[b] = -1;
-	for (uint32_t k = 0; k <= n; k++) {
+	for (uint32_t k = 0; k < n + !qw; k++) {
 		uint32_t j = k < n ? site[k] : q, b = domblk(d, j);
 		int64_t e = 2 * (int64_t)j + (k == n);
-		/* q's own write comes after its read: a write at q wins */
-		if (k == n && last[b] == 2 * (int64_t)j)
-			continue;
-		if (e > last[b] || (k < n && last[b] == e + 1))
+		if (e > last[b])
 			last[b] = e;
-		if (b == bp && j < p && (e > atp || (k < n && atp == e + 1)))
+		if (b == bp && j < p && e > atp)
 			atp = e;
 	}
 	memset(out, 1, nb + 1);
