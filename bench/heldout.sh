@@ -6,8 +6,12 @@
 # without a GPU by Triton 3.6 (tools/gen-triton.py), then bench/opt.sh's
 # before/after table over them.  Triton comes from PyPI once, into
 # ~/.cache/ptxpress (about 650 MB); the PTX goes to a temporary folder.
-# usage: bench/heldout.sh [BUILD_DIR] [TRIES] > table.md
+# With --fresh, the second set (gen-triton.py --fresh, hf_ files: made
+# after the first had served thirteen sessions of tuning).
+# usage: bench/heldout.sh [--fresh] [BUILD_DIR] [TRIES] > table.md
 set -u
+set_=
+[ "${1:-}" = --fresh ] && { set_=--fresh; shift; }
 b=${1:-build} tries=${2:-12}
 top=$(cd "$(dirname "$0")/.." && pwd)
 py=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])') || exit 1
@@ -21,5 +25,5 @@ if [ ! -d "$site/triton" ]; then
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-PYTHONPATH=$site python3 "$top/tools/gen-triton.py" "$tmp" >/dev/null || exit 1
+PYTHONPATH=$site python3 "$top/tools/gen-triton.py" $set_ "$tmp" >/dev/null || exit 1
 sh "$top/bench/opt.sh" "$b" "$tries" "$tmp"/*.ptx

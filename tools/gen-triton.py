@@ -11,7 +11,10 @@ corpus's probe_fa_* are such, byte for byte), and with no such
 knowledge (`un`: a misaligned view, say), where Triton loads and stores
 element by element through one address each.
 
-usage: gen-triton.py OUTDIR   (triton from PYTHONPATH)
+usage: gen-triton.py [--fresh] OUTDIR   (triton from PYTHONPATH)
+--fresh: a second set (hf_ files), made after opt's tuning on the first
+had ended (fourteenth session), so that a set exists that no change to
+opt was measured on before it was made.
 Writes OUTDIR/ho_d<D>_m<M>_n<N>_w<W>_s<S>_<dtype>_<full|causal>_<al|un>_<sm>.ptx
 and beside each its launch description for `ptxpress verify` (.launch:
 16 heads of 4096 rows, the shared memory Triton says it uses)."""
@@ -51,6 +54,27 @@ CONFIGS = [
     (64, 128, 64, 4, 2, "bf16", False, 80),
 ]
 
+# the second set (--fresh): none in the corpus or the first set
+FRESH = [
+    (64, 64, 64, 4, 3, "fp16", False, 90),
+    (128, 64, 128, 4, 2, "bf16", False, 90),
+    (128, 128, 128, 4, 2, "bf16", True, 90),
+    (256, 64, 32, 4, 2, "bf16", True, 90),
+    (64, 128, 64, 4, 3, "bf16", True, 90),
+    (128, 128, 64, 8, 3, "bf16", True, 90),
+    (128, 128, 64, 4, 3, "bf16", False, 100),
+    (64, 128, 64, 4, 2, "bf16", True, 100),
+    (128, 64, 64, 4, 2, "fp16", False, 100),
+    (256, 128, 32, 8, 2, "bf16", True, 100),
+    (128, 128, 32, 4, 2, "fp16", True, 120),
+    (64, 64, 64, 4, 2, "bf16", False, 120),
+    (256, 64, 64, 4, 2, "fp16", False, 120),
+    (128, 128, 128, 8, 2, "fp16", True, 120),
+    (128, 64, 64, 4, 2, "bf16", True, 80),
+    (128, 128, 128, 8, 2, "fp16", False, 80),
+    (256, 64, 64, 4, 2, "fp16", True, 80),
+]
+
 
 LAUNCH = """\
 # gen-triton.py: attn_fwd, D %(d)d, BLOCK_M %(bm)d, %(w)d warps, causal
@@ -73,9 +97,12 @@ buffer scratch1 u8 256 zeros in
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    fresh = args[:1] == ["--fresh"]
+    args = args[1:] if fresh else args
+    if len(args) != 1:
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out = args[0]
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "shared", "triton"))
     import triton
@@ -83,7 +110,8 @@ def main():
     import fa_kernel
     os.makedirs(out, exist_ok=True)
     for (d, bm, bn, w, st, ty, causal, sm), al in (
-            (c, a) for c in CONFIGS for a in (True, False)):
+            (c, a) for c in (FRESH if fresh else CONFIGS)
+            for a in (True, False)):
         ptr = "*" + ty
         sig = {"Q": ptr, "K": ptr, "V": ptr, "O": ptr, "sm_scale": "fp32",
                "N_CTX": "i32", "HEAD_DIM": "constexpr",
@@ -98,8 +126,8 @@ def main():
                         "CAUSAL": causal}, attrs=attrs if al else None)
         k = triton.compile(src, target=GPUTarget("cuda", sm, 32),
                            options={"num_warps": w, "num_stages": st})
-        name = "ho_d%d_m%d_n%d_w%d_s%d_%s_%s_%s_sm%d%s.ptx" % (
-            d, bm, bn, w, st, ty, "causal" if causal else "full",
+        name = "%s_d%d_m%d_n%d_w%d_s%d_%s_%s_%s_sm%d%s.ptx" % (
+            "hf" if fresh else "ho", d, bm, bn, w, st, ty, "causal" if causal else "full",
             "al" if al else "un", sm, "a" if sm >= 90 else "")
         with open(os.path.join(out, name), "w") as f:
             f.write(k.asm["ptx"])
