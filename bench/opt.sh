@@ -3,8 +3,10 @@
 # table for bench/RESULTS.md.  Each file is searched with --tries N
 # (default 32) on all CPUs; the output is validated and re-measured with
 # ptxas -v on the file's target.
+# $OPTARGS: more options for opt (--sass-guard, say).
 # usage: bench/opt.sh [BUILD_DIR] [TRIES] [FILE...] > table.md
 set -u
+OPTARGS=${OPTARGS:-}
 b=${1:-build} tries=${2:-32}
 [ $# -gt 2 ] && { shift 2; only="$*"; } || only=""
 px=$b/ptxpress pv=$b/ptxasv
@@ -28,7 +30,7 @@ echo "|---|---|--:|--:|--:|--:|--:|---|"
 for f in $files; do
 	"$pv" "$f" >"$tmp/before" 2>/dev/null || continue
 	t0=$(date +%s.%N)
-	"$px" opt "$f" -o "$tmp/o.ptx" --tries "$tries" --report json \
+	"$px" opt "$f" -o "$tmp/o.ptx" --tries "$tries" --report json $OPTARGS \
 		2>"$tmp/rep" || { echo "| $f | opt failed |"; continue; }
 	t1=$(date +%s.%N)
 	ok=proven

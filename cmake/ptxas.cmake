@@ -25,6 +25,8 @@ set(PTXAS_TMP ${CMAKE_CURRENT_BINARY_DIR}/ptxastmp)
 file(MAKE_DIRECTORY ${PTXAS_TMP})
 add_test(NAME ptxas.isa COMMAND ptxastest isa ${PTXAS_TMP})
 add_test(NAME ptxas.find COMMAND ptxastest find ${PTXAS_TMP})
+file(GLOB PTXAS_SASS CONFIGURE_DEPENDS ${PTXAS_T}/sass/*.sass)
+add_test(NAME ptxas.sass COMMAND ptxastest sass ${PTXAS_SASS})
 add_test(NAME ptxas.cubin
   COMMAND sh ${PTXAS_T}/cubin.sh $<TARGET_FILE_DIR:cubincmp> ${PTXAS_T})
 set_tests_properties(ptxas.cubin PROPERTIES SKIP_RETURN_CODE 77)

@@ -64,6 +64,10 @@ set_tests_properties(optsweep PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
 add_test(NAME optserial COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optserial.sh
   ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
 set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# --sass-guard with a stand-in nvdisasm, in opt and through the drop-in.
+add_test(NAME optguard COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optguard.sh
+  ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
+set_tests_properties(optguard PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # LLVM's NVPTX back end, fresh from this machine's clang (tools/gen-llvm.sh).
 add_test(NAME llvm COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvm.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

@@ -273,6 +273,7 @@ struct Pxopt {
 	const char *arch;       /* "sm_90a"; NULL: the .target of ptx */
 	const char *cubin;      /* output; NULL: a temporary, deleted */
 	const char *const *args; /* extra args ("-O3", ...), NULL-ended */
+	const char *nvdisasm;   /* set: each function's loops (sassloops) */
 };
 
 /* One function of a ptxas -v log; -1 where ptxas printed nothing. */
@@ -289,6 +290,8 @@ struct Pxfn {
 	long cmem;      /* sum over the cmem[N] banks */
 	long lmem;      /* old ptxas: "N+M bytes lmem" */
 	int wgserial;   /* a note (C7510...) says its wgmmas are serialized */
+	long sassloop;  /* nvdisasm: SASS instructions inside loops */
+	long sasslocal; /* of those, local memory (STL, LDL: spills) */
 };
 
 /* The outcome of one run. Owns everything it points to. */
@@ -378,6 +381,9 @@ typedef struct Optreq {
 	int truns;                 /* --time-runs */
 	int cpu;                   /* --cpu: own CPU time next to ptxas's */
 	int variants;              /* --variants: every variant's figures */
+	int sass;                  /* --sass-guard: 1 asked, -1 when an
+	                            * nvdisasm is found (the drop-in), 0 */
+	const char *nvdisasm;      /* set by the search: the guard is on */
 	uint64_t seed;
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
@@ -608,6 +614,8 @@ int cmdemit(int, char **);
 
 /* ---- ptxas.c ---- */
 char *ptxasfind(const char *override);
+char *nvdisasmfind(const char *ptxas);
+void sassloops(Pxres *, const char *text, size_t n);
 int ptxasisa(const char *ptxas, int *maj, int *min);
 int ptxasrun(const Pxopt *o, Pxres *r);
 int ptxasparse(const char *log, size_t n, Pxres *r);

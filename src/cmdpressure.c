@@ -139,7 +139,7 @@ runptxas(Module *m, const char *arch, Pxres *r)
 	fd = fixed ? mkstemp(path) : -1;
 	if (fd >= 0) {
 		if (write(fd, fixed, n) == (ssize_t)n) {
-			Pxopt o = {ptxas, path, arch, 0, 0};
+			Pxopt o = {ptxas, path, arch, 0, 0, 0};
 			rc = ptxasrun(&o, r);
 		}
 		close(fd);

@@ -462,6 +462,182 @@ ptxasfind(const char *override)
 	return isexec(s) && !isself(s) ? strdup(s) : NULL;
 }
 
+/* --- the loops of the SASS --- */
+
+/* `nvdisasm -c` prints a function as its section, ".section
+ * .text.NAME,...", then one instruction a line (its address in a
+ * comment, then "@!P0 BRA `(.L_x_0) ;"), and labels, ".L_x_1:".  A branch to a label at or
+ * before it closes a loop, so every instruction from the label to the
+ * branch runs in one.  The search wants to know whether a rewrite puts
+ * more work in the loops than it takes away: spill bytes alone do not
+ * say where the spills run (on the H200 a kernel whose 16 bytes of
+ * spill sat outside its loop ran 12 % slower spill-free, its loop 14 %
+ * longer; bench/RESULTS.md, fourteenth session). */
+
+typedef struct Sline { const char *s, *e; } Sline;
+
+/* The opcode of an instruction line (after its address, written as a
+ * comment, and its guard), or NULL when the line holds none. */
+static const char *
+sassop(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (e - s < 4 || s[0] != '/' || s[1] != '*')
+		return NULL;
+	for (s += 2; s < e && isxdigit((unsigned char)*s); s++)
+		;
+	if (e - s < 2 || s[0] != '*' || s[1] != '/')
+		return NULL;
+	for (s += 2; s < e && (*s == ' ' || *s == '\t'); s++)
+		;
+	if (s < e && *s == '@') {               /* a guard: @!P0, @UP1 */
+		while (s < e && *s != ' ' && *s != '\t')
+			s++;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+	}
+	return s < e && isupper((unsigned char)*s) ? s : NULL;
+}
+
+/* Where label l (".L_x_3") stands among f's lines, or -1. */
+static long
+sasslabel(const Sline *lab, const long *at, long nlab, const char *l,
+	size_t n)
+{
+	for (long i = 0; i < nlab; i++)
+		if ((size_t)(lab[i].e - lab[i].s) == n
+		&& !memcmp(lab[i].s, l, n))
+			return at[i];
+	return -1;
+}
+
+/* One function's lines [s, e): its figures into f. */
+static void
+sassfn(Pxfn *f, const char *s, const char *e)
+{
+	long nins = 0, nlab = 0, cap = 64, *at = 0, *mark = 0;
+	Sline *lab = 0, *ins = 0;
+	const char *p, *q;
+
+	for (p = s; p < e; p = q + 1) {         /* count, for the arrays */
+		if (!(q = memchr(p, '\n', (size_t)(e - p))))
+			q = e;
+		nins += sassop(p, q) != NULL;
+	}
+	ins = malloc(((size_t)nins + 1) * sizeof *ins);
+	mark = calloc((size_t)nins + 2, sizeof *mark);
+	lab = malloc((size_t)cap * sizeof *lab);
+	at = malloc((size_t)cap * sizeof *at);
+	if (!ins || !mark || !lab || !at)
+		goto out;
+	nins = 0;
+	for (p = s; p < e; p = q + 1) {
+		const char *op;
+		if (!(q = memchr(p, '\n', (size_t)(e - p))))
+			q = e;
+		if ((op = sassop(p, q)))
+			ins[nins++] = (Sline){op, q};
+		else if (p < q && *p == '.' && q[-1] == ':') {
+			if (nlab == cap) {
+				Sline *l2 = realloc(lab, 2 * (size_t)cap * sizeof *lab);
+				long *a2 = l2 ? realloc(at, 2 * (size_t)cap * sizeof *at) : 0;
+				if (l2)
+					lab = l2;
+				if (!a2)
+					goto out;
+				at = a2, cap *= 2;
+			}
+			lab[nlab] = (Sline){p, q - 1};
+			at[nlab++] = nins;
+		}
+	}
+	for (long i = 0; i < nins; i++) {       /* backward branches */
+		const char *b = ins[i].s, *t, *te;
+		if (strncmp(b, "BRA", 3) || !(t = memchr(b, '`', (size_t)(ins[i].e - b)))
+		|| t + 2 > ins[i].e || t[1] != '(')
+			continue;
+		for (te = t += 2; te < ins[i].e && *te != ')'; te++)
+			;
+		long j = sasslabel(lab, at, nlab, t, (size_t)(te - t));
+		if (j >= 0 && j < i) {  /* j == i: the closing trap "BRA self" */
+			mark[j]++;
+			mark[i + 1]--;
+		}
+	}
+	f->sassloop = f->sasslocal = 0;
+	for (long i = 0, depth = 0; i < nins; i++) {
+		depth += mark[i];
+		if (depth <= 0)
+			continue;
+		f->sassloop++;
+		f->sasslocal += !strncmp(ins[i].s, "STL", 3)
+			|| !strncmp(ins[i].s, "LDL", 3);
+	}
+out:
+	free(ins);
+	free(mark);
+	free(lab);
+	free(at);
+}
+
+/* nvdisasm's text t of a cubin: each function of r that it shows gets
+ * its loop figures (the others keep -1). */
+void
+sassloops(Pxres *r, const char *t, size_t n)
+{
+	static const char sec[] = ".section\t.text.";
+	const char *end = t + n, *p = t;
+
+	while (p < end && (p = strstr(p, sec))) {
+		const char *name = p + sizeof sec - 1, *ne = name, *next;
+		while (ne < end && *ne != ',' && *ne != '\n')
+			ne++;
+		next = strstr(ne, sec);
+		if (!next)
+			next = end;
+		for (int i = 0; i < r->nfn; i++)
+			if (strlen(r->fn[i].name) == (size_t)(ne - name)
+			&& !memcmp(r->fn[i].name, name, (size_t)(ne - name)))
+				sassfn(&r->fn[i], ne, next);
+		p = next;
+	}
+}
+
+/* nvdisasm for ptxas: $PTXPRESS_NVDISASM, the one beside ptxas (a
+ * CUDA toolkit's bin/ holds both), then PATH's.  NULL: none. */
+char *
+nvdisasmfind(const char *ptxas)
+{
+	const char *env = getenv("PTXPRESS_NVDISASM"), *s, *e;
+	char path[4096];
+	size_t len;
+
+	if (env && *env)
+		return checked(env, "PTXPRESS_NVDISASM");
+	if (ptxas && (s = strrchr(ptxas, '/'))
+	&& (size_t)(s - ptxas) + sizeof "/nvdisasm" <= sizeof path) {
+		memcpy(path, ptxas, (size_t)(s - ptxas));
+		memcpy(path + (s - ptxas), "/nvdisasm", sizeof "/nvdisasm");
+		if (isexec(path))
+			return strdup(path);
+	}
+	env = getenv("PATH");
+	for (s = env; s && *s; s = *e ? e + 1 : e) {
+		e = strchr(s, ':');
+		if (!e)
+			e = s + strlen(s);
+		len = (size_t)(e - s);
+		if (len == 0 || len + sizeof "/nvdisasm" > sizeof path)
+			continue;
+		memcpy(path, s, len);
+		memcpy(path + len, "/nvdisasm", sizeof "/nvdisasm");
+		if (isexec(path))
+			return strdup(path);
+	}
+	return NULL;
+}
+
 /* --- which ISA --- */
 
 /* "Cuda compilation tools, release 13.0, V13.0.88" */
@@ -611,6 +787,7 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 	f->stack = f->spillst = f->spillld = f->cumstack = -1;
 	f->smem = f->cmem = f->lmem = -1;
 	f->wgserial = 0;
+	f->sassloop = f->sasslocal = -1;
 	return f;
 }
 
@@ -835,6 +1012,13 @@ ptxasrun(const Pxopt *o, Pxres *r)
 			strerror(errno));
 	if (r->log)
 		ptxasparse(r->log, r->nlog, r);
+	if (r->status == 0 && o->nvdisasm) {
+		char *dv[] = {(char *)o->nvdisasm, "-c", (char *)cubin, 0}, *t;
+		size_t tn;
+		if (spawn(dv, &t, &tn) == 0 && t)
+			sassloops(r, t, tn);
+		free(t);
+	}
 	if (!o->cubin)
 		unlink(tmp);
 	free(ptxas);

@@ -12,7 +12,11 @@
  * by spill alone): a build has no GPU to time candidates with, and on
  * the H200, Triton's d128_n128 through this path ran 5.5 % slower with
  * the spill-free but serialized pick and 14.5 % faster with the
- * unserialized one (bench/RESULTS.md, seventh session). */
+ * unserialized one (bench/RESULTS.md, seventh session).  Likewise it
+ * guards as opt --sass-guard does when an nvdisasm is found (beside
+ * ptxas, on PATH or $PTXPRESS_NVDISASM; PTXPRESS_SASSGUARD=0: off):
+ * on the H200 every timed pick that put more work in its loops than
+ * the input but one ran slower (bench/RESULTS.md, fourteenth session). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,6 +79,7 @@ rewrite(const char *path, const char *src, size_t n,
 	o.seed = (uint64_t)envint("PTXPRESS_SEED", 1);
 	o.jobs = envint("PTXPRESS_JOBS", 1);
 	o.unserial = envint("PTXPRESS_UNSERIALIZED", 1) != 0;
+	o.sass = envint("PTXPRESS_SASSGUARD", 1) ? -1 : 0;
 	if (!strcmp(pipeline, "none") || !strcmp(pipeline, "identity")) {
 		o.search = 0;
 		o.pipe = "none";

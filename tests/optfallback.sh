@@ -21,7 +21,7 @@ run() {         # run LOG OUT [ENV...]
 }
 run "$tmp/log1" "$tmp/o1.ptx"
 # the ranking: rows of --variants with less spill than the input
-rows=$(awk '$5 == "(the" { exit } $1 ~ /^[0-9]+$/ && NF == 5 { print $5 "/" $2 }' "$tmp/log1")
+rows=$(awk '$6 == "(the" { exit } $1 ~ /^[0-9]+$/ && NF == 6 { print $6 "/" $2 }' "$tmp/log1")
 first=$(echo "$rows" | sed -n 1p) second=$(echo "$rows" | sed -n 2p)
 p1=${first%/*} p2=${second%/*} s2=${second#*/}
 [ -n "$p1" ] && [ -n "$p2" ] || { echo "FAIL: fewer than two variants spill less"; cat "$tmp/log1"; exit 1; }

@@ -34,7 +34,7 @@ case $base in *softmax*) want=10 ;; esac
 [ "$(rows "$tmp/r4.log")" = $want ] || no "--refine 4: not $want rows" "$tmp/r4.log"
 case $base in *softmax*) ;; *)
 	for F in 4 2; do
-		awk -v p="$base,softmax=$F$seed" '$5 == p { f = 1 } END { exit !f }' \
+		awk -v p="$base,softmax=$F$seed" '$6 == p { f = 1 } END { exit !f }' \
 			"$tmp/r4.log" || no "no row '$base,softmax=$F$seed'" "$tmp/r4.log"
 	done ;;
 esac
@@ -42,7 +42,7 @@ esac
 [ "$s4" -le "$s0" ] || no "refined pick spills $s4 > $s0" "$tmp/r4.log"
 # the extra rows: the first round's pick, perturbed (seeds 1500000 on)
 sched=$(echo "$base" | sed -n 's/.*\(sched=[bt][ud]\).*/\1/p')
-awk '$1 ~ /^[0-9]+$/ && $5 ~ /@15000[0-9][0-9]$/ { print $5 }' "$tmp/r4.log" >"$tmp/extra"
+awk '$1 ~ /^[0-9]+$/ && $6 ~ /@15000[0-9][0-9]$/ { print $6 }' "$tmp/r4.log" >"$tmp/extra"
 [ "$(wc -l <"$tmp/extra")" = 4 ] || no "not 4 refined rows" "$tmp/r4.log"
 while read -r p; do
 	q=${p%@*}

@@ -16,9 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 awk -v k=$k '
 	$0 == k ": 6 variants ptxas took, best first" { head = 1; next }
 	head && $1 == "regs" { rows = 1; next }
-	rows && NF >= 5 && $1 ~ /^[0-9]+$/ {
-		n++; pipe[n] = $5; sp[n] = $2; st[n] = $3; rg[n] = $1
-		if ($5 == "(the") inp = $2 "/" $3; next }
+	rows && NF >= 6 && $1 ~ /^[0-9]+$/ {
+		n++; pipe[n] = $6; sp[n] = $2; st[n] = $3; rg[n] = $1
+		if ($6 == "(the") inp = $2 "/" $3; next }
 	rows { rows = 0 }
 	$1 == k && NF == 5 { split($3, s, "->"); split($4, t, "->"); pick = $5
 		before = s[1] "/" t[1] }

@@ -164,6 +164,10 @@ help(void)
 "                      C751x note) ranks behind every one it does not\n"
 "                      (opt --unserialized): serialized wgmmas cost\n"
 "                      more than a little spill on the H200\n"
+"  PTXPRESS_SASSGUARD=0  take rewrites that put more work in the\n"
+"                      kernel's loops than the input (by default none\n"
+"                      is taken when nvdisasm is found, beside ptxas,\n"
+"                      on PATH or $PTXPRESS_NVDISASM: opt --sass-guard)\n"
 "  PTXPRESS_STRICT=1   make a failed rewrite an error, not a warning\n"
 "  PTXPRESS_PTX_VERSION=auto  lower a .version newer than the real\n"
 "                      ptxas takes to its own (off by default)\n"
@@ -311,11 +315,15 @@ key(Run *r, In *in, char out[65])
 	hfield(&h, r->pipeline, strlen(r->pipeline));
 	/* the search's other knobs change the result too */
 	static const char *const knobs[] = {"PTXPRESS_TRIES", "PTXPRESS_SEED",
-		"PTXPRESS_TIME", "PTXPRESS_UNSERIALIZED", "PTXPRESS_REFINE"};
+		"PTXPRESS_TIME", "PTXPRESS_UNSERIALIZED", "PTXPRESS_REFINE",
+		"PTXPRESS_SASSGUARD"};
 	for (size_t i = 0; i < countof(knobs); i++) {
 		const char *v = getenv(knobs[i]);
 		hfield(&h, v ? v : "", v ? strlen(v) : 0);
 	}
+	char *nd = nvdisasmfind(r->real);      /* the guard is on with one */
+	hfield(&h, nd ? nd : "", nd ? strlen(nd) : 0);
+	free(nd);
 	for (int i = 1; i < r->argc; i++) {
 		/* which file and where the cubin goes change nothing */
 		const char *a = i == in->argi ? "<input>"
@@ -474,7 +482,7 @@ measure(Run *r, const char *ptx, Pxres *res)
 	const char *extra[64];
 
 	extraargs(r, extra);
-	Pxopt o = {r->real, ptx, r->arch, 0, extra};
+	Pxopt o = {r->real, ptx, r->arch, 0, extra, 0};
 	return ptxasrun(&o, res);
 }
 

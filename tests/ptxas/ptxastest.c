@@ -6,6 +6,8 @@
  *   ptxastest isa DIR        ISA from a fake ptxas (written into DIR)
  *                            and from the real one when there is one
  *   ptxastest find DIR       PATH search skips the wrapper
+ *   ptxastest sass FILE...   nvdisasm text; its "//= NAME LOOP LOCAL"
+ *                            lines are what sassloops() must find
  * Prints what failed; exits 0, 1 on failure, 77 to skip. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +219,53 @@ find(const char *dir)
 	free(p);
 }
 
+/* sassloops() over a canned nvdisasm text: each "//= NAME LOOP LOCAL"
+ * line names a function and its figures ("-": not in the text). */
+static void
+sass(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	static char text[1 << 16], names[64][64];
+	long want[64][2];
+	Pxfn fn[64];
+	Pxres r;
+	size_t n;
+	int nf = 0;
+
+	if (!f) {
+		tcheck(0, "cannot open", path);
+		return;
+	}
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	memset(&r, 0, sizeof r);
+	for (char *p = strstr(text, "//= "); p && nf < 64;
+		p = strstr(p + 1, "//= ")) {
+		char a[32], b[32];
+		if (sscanf(p + 4, "%63s %31s %31s", names[nf], a, b) != 3)
+			continue;
+		want[nf][0] = a[0] == '-' ? -1 : atol(a);
+		want[nf][1] = b[0] == '-' ? -1 : atol(b);
+		memset(&fn[nf], 0, sizeof fn[nf]);
+		fn[nf].name = names[nf];
+		fn[nf].sassloop = fn[nf].sasslocal = -1;
+		nf++;
+	}
+	tcheck(nf > 0, "no //= lines", path);
+	r.fn = fn;
+	r.nfn = nf;
+	sassloops(&r, text, n);
+	for (int i = 0; i < nf; i++) {
+		char ctx[256];
+		snprintf(ctx, sizeof ctx, "%.100s: %.60s: loop %ld local %ld, want "
+			"%ld %ld", path, names[i], fn[i].sassloop,
+			fn[i].sasslocal, want[i][0], want[i][1]);
+		tcheck(fn[i].sassloop == want[i][0]
+			&& fn[i].sasslocal == want[i][1], "figures", ctx);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -233,8 +282,11 @@ main(int argc, char **argv)
 		isa(argv[2]);
 	else if (argc == 3 && !strcmp(argv[1], "find"))
 		find(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "sass"))
+		for (i = 2; i < argc; i++)
+			sass(argv[i]);
 	else {
-		fprintf(stderr, "usage: ptxastest parse|fixup|target|isa|find"
+		fprintf(stderr, "usage: ptxastest parse|fixup|target|isa|find|sass"
 			" ...\n");
 		return 2;
 	}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# opt --sass-guard with a stand-in nvdisasm: with -j 1 the search
+# assembles its input first, so the stand-in gives the first cubin it
+# sees 1000 instructions in a loop, 20 of them local memory, and every
+# later one what GUARD_MODE says.  worse: 1100 (more work in the loop),
+# so the guard must refuse every variant, keep the input and name the
+# best variant it refused; near: 1015 (within 2 %), so it must pick what
+# the search picks without the guard.  Then: --sass-guard with no
+# nvdisasm is an error (exit 2).  The drop-in guards by default when it
+# finds an nvdisasm: with the stand-in in worse mode its cubin is
+# ptxas's of the input, and with PTXPRESS_SASSGUARD=0 it is not.  Needs
+# ptxas (77).
+# usage: optguard.sh PTXPRESS PTXPRESS-PTXAS TOPDIR
+set -u
+px=$1 drop=$2 top=$3
+command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
+in=$top/corpus/fmha_sm90a.ptx k=fmha_fwd_f16_d256_m64_n128
+cat >"$tmp/nvdisasm" <<'MOCK'
+#!/bin/sh
+# the stand-in: $1 is -c, $2 the cubin
+n=1000 l=20
+if [ -e "$GUARD_DIR/seen" ]; then
+	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;; esac
+fi
+: >"$GUARD_DIR/seen"
+for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$2" | sort -u); do
+	printf '\t.section\t%s,"ax",@progbits\n.L_x_0:\n' "$f"
+	i=0
+	while [ $i -lt $n ]; do
+		if [ $i -lt $l ]; then op="STL [R1], R0"; else op="FADD R0, R0, R0"; fi
+		printf '        /*%04x*/                   %s ;\n' $((i * 16)) "$op"
+		i=$((i + 1))
+	done
+	printf '        /*%04x*/              @P0 BRA `(.L_x_0) ;\n' $((n * 16))
+done
+MOCK
+chmod +x "$tmp/nvdisasm"
+export GUARD_DIR=$tmp
+opts="--kernel $k --tries 6 --refine 0 -j 1"
+
+"$px" opt "$in" -o "$tmp/plain.ptx" $opts --report json >"$tmp/plain.log" 2>&1 \
+	|| no "opt" "$tmp/plain.log"
+cmp -s "$in" "$tmp/plain.ptx" && no "the search found nothing to test with" "$tmp/plain.log"
+best=$(sed -n 's/.*"pipeline": "\([^"]*\)".*/\1/p' "$tmp/plain.log" | head -1)
+
+rm -f "$tmp/seen"
+GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/worse.ptx" \
+	$opts --sass-guard --variants >"$tmp/worse.log" 2>&1 || no "opt worse" "$tmp/worse.log"
+cmp -s "$in" "$tmp/worse.ptx" || no "worse: a variant was taken" "$tmp/worse.log"
+grep -q "$k: --sass-guard refused .* its loops hold 1101 SASS instructions, 20 of them local memory, the input's 1001 and 20" \
+	"$tmp/worse.log" || no "worse: no note" "$tmp/worse.log"
+grep -q "1001/20  (the input)" "$tmp/worse.log" || no "worse: --variants lacks the figures" "$tmp/worse.log"
+
+rm -f "$tmp/seen"
+GUARD_MODE=near PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/near.ptx" \
+	$opts --sass-guard --report json >"$tmp/near.log" 2>&1 || no "opt near" "$tmp/near.log"
+cmp -s "$tmp/plain.ptx" "$tmp/near.ptx" || no "near: not the unguarded pick ($best)" "$tmp/near.log"
+grep -q "refused" "$tmp/near.log" && no "near: a refusal" "$tmp/near.log"
+
+# no nvdisasm anywhere: not beside this ptxas, not on PATH
+mkdir "$tmp/bin" && ln -s "$(command -v ptxas)" "$tmp/bin/ptxas"
+PTXPRESS_NVDISASM= PATH=/nonexistent "$px" opt "$in" -o "$tmp/x.ptx" \
+	--ptxas "$tmp/bin/ptxas" --sass-guard >"$tmp/none.log" 2>&1
+rc=$?
+[ $rc -eq 2 ] || no "no nvdisasm: exit $rc, not 2" "$tmp/none.log"
+grep -q "needs nvdisasm" "$tmp/none.log" || no "no nvdisasm: no message" "$tmp/none.log"
+[ -e "$tmp/x.ptx" ] && no "no nvdisasm: output written"
+
+# the drop-in
+ptxas --gpu-name=sm_90a "$in" -o "$tmp/ref.o" || no "ptxas"
+for g in 1 0; do
+	rm -f "$tmp/seen"
+	env PTXPRESS_SASSGUARD=$g GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm \
+		PTXPRESS_TRIES=4 PTXPRESS_CACHE_DIR=off PTXPRESS_PTXAS="$(command -v ptxas)" \
+		"$drop" --gpu-name=sm_90a "$in" -o "$tmp/d$g.o" >"$tmp/d$g.log" 2>&1 \
+		|| no "drop-in $g" "$tmp/d$g.log"
+done
+cmp -s "$tmp/ref.o" "$tmp/d1.o" || no "drop-in: the guard let a rewrite through" "$tmp/d1.log"
+cmp -s "$tmp/ref.o" "$tmp/d0.o" && no "drop-in PTXPRESS_SASSGUARD=0: no rewrite" "$tmp/d0.log"
+[ $fail -eq 0 ] && echo "optguard: cases passed"
+exit $fail
