@@ -348,11 +348,11 @@ better(Fig a, Fig b, int unserial)
 /* --sass-guard: the SASS of g puts more work in the kernel's loops
  * than b's, counting a local-memory access as 16 instructions, by more
  * than 2 %.  A search by spill bytes alone does not see where the
- * spill runs, nor what a rewrite adds to a loop.  Over 34 rewrites of
- * 17 Triton sm_90a kernels timed on the H200 (thirteenth and
- * fourteenth sessions, bench/RESULTS.md) this calls 12 loopier, of
- * which 11 ran 2-43 % slower than their input and one 7 % faster, and
- * all 22 others ran faster (0.49-0.97 of the input's time).  The weight
+ * spill runs, nor what a rewrite adds to a loop.  Over 27 rewrites of
+ * 18 Triton sm_90a kernels timed on the H200 (thirteenth and
+ * fourteenth sessions, bench/RESULTS.md) this calls 10 loopier, of
+ * which 9 ran 2-43 % slower than their input and one 7 % faster, and
+ * all 17 others ran faster (0.49-0.97 of the input's time).  The weight
  * and the margin were chosen on those runs; on four kernels it then
  * changed the pick of, timed after, the guarded picks ran at 0.86-1.03
  * of their inputs' time, the unguarded ones at 0.93-1.12. */

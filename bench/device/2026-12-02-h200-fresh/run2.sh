@@ -1,0 +1,31 @@
+#!/bin/bash
+# The second call of the device tool (nvidia-h200), fourteenth session:
+# opt --sass-guard out of sample.  The guard was fitted on run.sh's
+# timings and the thirteenth session's; here the four sm_90a kernels of
+# both held-out sets whose pick it changes (bench/opt.sh with
+# OPTARGS=--sass-guard against the same without), prepared into
+# devrun/g14 (ignored by git, carried): NAME.guard.ptx `opt --tries 12
+# --sass-guard`, NAME.opt.ptx `opt --tries 12`, each run by `verify`
+# against its input (30 runs after 5 of warm-up), in two rounds.
+set -u
+export PATH=/usr/local/cuda/bin:$PATH
+cd "$(dirname "$0")/../../.."
+gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Isrc \
+	-o /tmp/ptxverify tools/ptxverify-main.c src/verify.c src/cudrv.c -ldl -lm || exit 1
+H=devrun/g14 R=/tmp/res; mkdir -p $R; export CUDA_CACHE_PATH=/tmp/cc
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv; } > $R/env.txt 2>&1
+cat $R/env.txt
+{
+for round in 1 2; do
+for f in $H/h*.launch; do
+  n=$(basename $f .launch)
+  for v in guard opt; do
+    o=$H/$n.$v.ptx
+    [ -f $o ] || continue
+    timeout 100 /tmp/ptxverify $H/$n.ptx $o $f --runs 30 --warmup 5 > $R/v_${n}_$v.txt 2>&1; rc=$?
+    echo "$n | $v | round $round | rc=$rc | $(grep -m1 '^output' $R/v_${n}_$v.txt | sed 's/.*; //') | $(grep -m1 "^time new" $R/v_${n}_$v.txt) | $(tail -1 $R/v_${n}_$v.txt)"
+  done
+done
+done
+} 2>&1 | tee $R/summary.txt
+tar czf $OUT/res.tgz -C /tmp res
