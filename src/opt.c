@@ -1297,7 +1297,8 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 			else if (!x->veto || better(g, x->vetof, o->unserial))
 				x->veto = j, x->vetof = g;
 			if (g.ok && !g.serial && (!x->alt
-			|| better(g, x->altf, 0)))
+			|| better(g, x->altf, 0)) && (!o->nvdisasm
+			|| !loopier(g, x->before)))     /* one it would take */
 				x->alt = j, x->altf = g;
 		}
 		if (x->nrank)
