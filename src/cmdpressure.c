@@ -139,8 +139,12 @@ runptxas(Module *m, const char *arch, Pxres *r)
 	fd = fixed ? mkstemp(path) : -1;
 	if (fd >= 0) {
 		if (write(fd, fixed, n) == (ssize_t)n) {
-			Pxopt o = {ptxas, path, arch, 0, 0, 0};
+			/* with an nvdisasm at hand, each function's loops too
+			 * (what opt --sass-guard weighs) */
+			char *nd = nvdisasmfind(ptxas);
+			Pxopt o = {ptxas, path, arch, 0, 0, nd};
 			rc = ptxasrun(&o, r);
+			free(nd);
 		}
 		close(fd);
 		unlink(path);
@@ -545,6 +549,10 @@ printtext(FILE *o, Kern *k, Src *S)
 			k->px->spillst, k->px->spillld, k->px->stack,
 			k->px->wgserial ? "; wgmmas serialized (ptxas's C751x"
 			" 'Potential Performance Loss' note)" : "");
+	if (k->px && k->px->sassloop >= 0)
+		fprintf(o, "  SASS (nvdisasm): %ld instructions in loops, %ld "
+			"of them local memory\n", k->px->sassloop,
+			k->px->sasslocal);
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -646,8 +654,12 @@ jpx(FILE *o, const Pxfn *p)
 	}
 	fprintf(o, "{\"registers\": %d, \"spill_stores\": %ld, "
 		"\"spill_loads\": %ld, \"stack\": %ld, \"wgmma_serialized\": "
-		"%s}", p->regs, p->spillst, p->spillld, p->stack,
+		"%s", p->regs, p->spillst, p->spillld, p->stack,
 		p->wgserial ? "true" : "false");
+	if (p->sassloop >= 0)
+		fprintf(o, ", \"sass_loop\": %ld, \"sass_loop_local\": %ld",
+			p->sassloop, p->sasslocal);
+	fputc('}', o);
 }
 
 /* A region's fields, the object left open for the caller's. */

@@ -6,7 +6,8 @@
 # so the guard must refuse every variant, keep the input and name the
 # best variant it refused; near: 1015 (within 2 %), so it must pick what
 # the search picks without the guard.  Then: --sass-guard with no
-# nvdisasm is an error (exit 2).  The drop-in guards by default when it
+# nvdisasm is an error (exit 2); `pressure` shows the stand-in's
+# figures, and none without it.  The drop-in guards by default when it
 # finds an nvdisasm: with the stand-in in worse mode its cubin is
 # ptxas's of the input, and with PTXPRESS_SASSGUARD=0 it is not.  Needs
 # ptxas (77).
@@ -69,6 +70,20 @@ rc=$?
 [ $rc -eq 2 ] || no "no nvdisasm: exit $rc, not 2" "$tmp/none.log"
 grep -q "needs nvdisasm" "$tmp/none.log" || no "no nvdisasm: no message" "$tmp/none.log"
 [ -e "$tmp/x.ptx" ] && no "no nvdisasm: output written"
+
+# pressure shows the loops' figures with an nvdisasm, and not without
+rm -f "$tmp/seen"
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/pr.txt" 2>&1
+grep -q "SASS (nvdisasm): 1001 instructions in loops, 20 of them local memory" \
+	"$tmp/pr.txt" || no "pressure: no SASS line" "$tmp/pr.txt"
+rm -f "$tmp/seen"
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/pr.json" 2>&1
+grep -q '"sass_loop": 1001, "sass_loop_local": 20}' "$tmp/pr.json" \
+	|| no "pressure --json: no sass_loop" "$tmp/pr.json"
+PTXPRESS_NVDISASM= PTXPRESS_PTXAS=$tmp/bin/ptxas PATH=/nonexistent "$px" pressure "$in" \
+	>"$tmp/pr0.txt" 2>&1
+grep -q "SASS (nvdisasm)" "$tmp/pr0.txt" && no "pressure: SASS line without nvdisasm" "$tmp/pr0.txt"
+grep -q "^  ptxas: " "$tmp/pr0.txt" || no "pressure without nvdisasm: ptxas did not run" "$tmp/pr0.txt"
 
 # the drop-in
 ptxas --gpu-name=sm_90a "$in" -o "$tmp/ref.o" || no "ptxas"
