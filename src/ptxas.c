@@ -474,7 +474,9 @@ ptxasfind(const char *override)
  * spill sat outside its loop ran 12 % slower spill-free, its loop 14 %
  * longer; bench/RESULTS.md, fourteenth session). */
 
-typedef struct Sline { const char *s, *e; } Sline;
+/* A line of nvdisasm's: an instruction from its opcode on, or a label
+ * (at: the index of the instruction that follows it). */
+typedef struct Sline { const char *s, *e; long at; } Sline;
 
 /* The opcode of an instruction line (after its address, written as a
  * comment, and its guard), or NULL when the line holds none. */
@@ -500,85 +502,78 @@ sassop(const char *s, const char *e)
 	return s < e && isupper((unsigned char)*s) ? s : NULL;
 }
 
-/* Where label l (".L_x_3") stands among f's lines, or -1. */
+/* The instructions and labels of [s, e) into ins and lab (room for a
+ * line each); returns how many instructions, *nlab the labels. */
 static long
-sasslabel(const Sline *lab, const long *at, long nlab, const char *l,
-	size_t n)
+sasslines(const char *s, const char *e, Sline *ins, Sline *lab, long *nlab)
 {
-	for (long i = 0; i < nlab; i++)
-		if ((size_t)(lab[i].e - lab[i].s) == n
-		&& !memcmp(lab[i].s, l, n))
-			return at[i];
-	return -1;
-}
+	long nins = 0;
+	const char *op, *q;
 
-/* One function's lines [s, e): its figures into f. */
-static void
-sassfn(Pxfn *f, const char *s, const char *e)
-{
-	long nins = 0, nlab = 0, cap = 64, *at = 0, *mark = 0;
-	Sline *lab = 0, *ins = 0;
-	const char *p, *q;
-
-	for (p = s; p < e; p = q + 1) {         /* count, for the arrays */
-		if (!(q = memchr(p, '\n', (size_t)(e - p))))
-			q = e;
-		nins += sassop(p, q) != NULL;
-	}
-	ins = malloc(((size_t)nins + 1) * sizeof *ins);
-	mark = calloc((size_t)nins + 2, sizeof *mark);
-	lab = malloc((size_t)cap * sizeof *lab);
-	at = malloc((size_t)cap * sizeof *at);
-	if (!ins || !mark || !lab || !at)
-		goto out;
-	nins = 0;
-	for (p = s; p < e; p = q + 1) {
-		const char *op;
+	*nlab = 0;
+	for (const char *p = s; p < e; p = q + 1) {
 		if (!(q = memchr(p, '\n', (size_t)(e - p))))
 			q = e;
 		if ((op = sassop(p, q)))
-			ins[nins++] = (Sline){op, q};
-		else if (p < q && *p == '.' && q[-1] == ':') {
-			if (nlab == cap) {
-				Sline *l2 = realloc(lab, 2 * (size_t)cap * sizeof *lab);
-				long *a2 = l2 ? realloc(at, 2 * (size_t)cap * sizeof *at) : 0;
-				if (l2)
-					lab = l2;
-				if (!a2)
-					goto out;
-				at = a2, cap *= 2;
+			ins[nins++] = (Sline){op, q, 0};
+		else if (p < q && *p == '.' && q[-1] == ':')   /* ".L_x_1:" */
+			lab[(*nlab)++] = (Sline){p, q - 1, nins};
+	}
+	return nins;
+}
+
+/* Where a branch's target label (the name inside its "`(...)") stands,
+ * or -1: not a branch, or a label not among lab. */
+static long
+sasstarget(const Sline *b, const Sline *lab, long nlab)
+{
+	const char *t = memchr(b->s, '`', (size_t)(b->e - b->s)), *te;
+
+	if (strncmp(b->s, "BRA", 3) || !t || b->e - t < 2 || t[1] != '(')
+		return -1;
+	for (te = t += 2; te < b->e && *te != ')'; te++)
+		;
+	for (long i = 0; i < nlab; i++)
+		if (lab[i].e - lab[i].s == te - t
+		&& !memcmp(lab[i].s, t, (size_t)(te - t)))
+			return lab[i].at;
+	return -1;
+}
+
+/* One function's lines [s, e): its figures into f.  A branch back to
+ * a label opens a loop there and closes it after the branch (mark[]
+ * counts the loops open at each instruction); a branch to itself is
+ * the trap that ends every function, no loop. */
+static void
+sassfn(Pxfn *f, const char *s, const char *e)
+{
+	long nline = 1, nins, nlab, depth = 0;
+	Sline *ins, *lab;
+	long *mark;
+
+	for (const char *p = s; p < e; p++)
+		nline += *p == '\n';
+	ins = malloc((size_t)nline * sizeof *ins);
+	lab = malloc((size_t)nline * sizeof *lab);
+	mark = calloc((size_t)nline + 1, sizeof *mark);
+	if (ins && lab && mark) {
+		nins = sasslines(s, e, ins, lab, &nlab);
+		for (long i = 0; i < nins; i++) {
+			long j = sasstarget(&ins[i], lab, nlab);
+			if (j >= 0 && j < i)
+				mark[j]++, mark[i + 1]--;
+		}
+		f->sassloop = f->sasslocal = 0;
+		for (long i = 0; i < nins; i++)
+			if ((depth += mark[i]) > 0) {
+				f->sassloop++;
+				f->sasslocal += !strncmp(ins[i].s, "STL", 3)
+					|| !strncmp(ins[i].s, "LDL", 3);
 			}
-			lab[nlab] = (Sline){p, q - 1};
-			at[nlab++] = nins;
-		}
 	}
-	for (long i = 0; i < nins; i++) {       /* backward branches */
-		const char *b = ins[i].s, *t, *te;
-		if (strncmp(b, "BRA", 3) || !(t = memchr(b, '`', (size_t)(ins[i].e - b)))
-		|| t + 2 > ins[i].e || t[1] != '(')
-			continue;
-		for (te = t += 2; te < ins[i].e && *te != ')'; te++)
-			;
-		long j = sasslabel(lab, at, nlab, t, (size_t)(te - t));
-		if (j >= 0 && j < i) {  /* j == i: the closing trap "BRA self" */
-			mark[j]++;
-			mark[i + 1]--;
-		}
-	}
-	f->sassloop = f->sasslocal = 0;
-	for (long i = 0, depth = 0; i < nins; i++) {
-		depth += mark[i];
-		if (depth <= 0)
-			continue;
-		f->sassloop++;
-		f->sasslocal += !strncmp(ins[i].s, "STL", 3)
-			|| !strncmp(ins[i].s, "LDL", 3);
-	}
-out:
 	free(ins);
-	free(mark);
 	free(lab);
-	free(at);
+	free(mark);
 }
 
 /* nvdisasm's text t of a cubin: each function of r that it shows gets
