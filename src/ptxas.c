@@ -433,31 +433,44 @@ checked(const char *p, const char *from)
 	return NULL;
 }
 
+/* The first executable NAME in $PATH's folders (notself: not a
+ * ptxpress drop-in), or NULL. */
+static char *
+onpath(const char *name, int notself)
+{
+	const char *env = getenv("PATH"), *s, *e;
+	size_t n = strlen(name), len;
+	char path[4096];
+
+	for (s = env; s && *s; s = *e ? e + 1 : e) {
+		e = strchr(s, ':');
+		if (!e)
+			e = s + strlen(s);
+		len = (size_t)(e - s);
+		if (len == 0 || len + n + 2 > sizeof path)
+			continue;
+		memcpy(path, s, len);
+		path[len] = '/';
+		memcpy(path + len + 1, name, n + 1);
+		if (isexec(path) && (!notself || !isself(path)))
+			return strdup(path);
+	}
+	return NULL;
+}
+
 char *
 ptxasfind(const char *override)
 {
-	const char *env, *s, *e;
-	char path[4096];
-	size_t len;
+	const char *env, *s;
+	char *p;
 
 	if (override)
 		return checked(override, "ptxas");
 	env = getenv("PTXPRESS_PTXAS");
 	if (env && *env)
 		return checked(env, "PTXPRESS_PTXAS");
-	env = getenv("PATH");
-	for (s = env; s && *s; s = *e ? e + 1 : e) {
-		e = strchr(s, ':');
-		if (!e)
-			e = s + strlen(s);
-		len = (size_t)(e - s);
-		if (len == 0 || len + sizeof "/ptxas" > sizeof path)
-			continue;
-		memcpy(path, s, len);
-		memcpy(path + len, "/ptxas", sizeof "/ptxas");
-		if (isexec(path) && !isself(path))
-			return strdup(path);
-	}
+	if ((p = onpath("ptxas", 1)))
+		return p;
 	s = "/usr/local/cuda/bin/ptxas";
 	return isexec(s) && !isself(s) ? strdup(s) : NULL;
 }
@@ -604,9 +617,8 @@ sassloops(Pxres *r, const char *t, size_t n)
 char *
 nvdisasmfind(const char *ptxas)
 {
-	const char *env = getenv("PTXPRESS_NVDISASM"), *s, *e;
+	const char *env = getenv("PTXPRESS_NVDISASM"), *s;
 	char path[4096];
-	size_t len;
 
 	if (env && *env)
 		return checked(env, "PTXPRESS_NVDISASM");
@@ -617,20 +629,7 @@ nvdisasmfind(const char *ptxas)
 		if (isexec(path))
 			return strdup(path);
 	}
-	env = getenv("PATH");
-	for (s = env; s && *s; s = *e ? e + 1 : e) {
-		e = strchr(s, ':');
-		if (!e)
-			e = s + strlen(s);
-		len = (size_t)(e - s);
-		if (len == 0 || len + sizeof "/nvdisasm" > sizeof path)
-			continue;
-		memcpy(path, s, len);
-		memcpy(path + len, "/nvdisasm", sizeof "/nvdisasm");
-		if (isexec(path))
-			return strdup(path);
-	}
-	return NULL;
+	return onpath("nvdisasm", 0);
 }
 
 /* --- which ISA --- */
