@@ -11,10 +11,12 @@ corpus's probe_fa_* are such, byte for byte), and with no such
 knowledge (`un`: a misaligned view, say), where Triton loads and stores
 element by element through one address each.
 
-usage: gen-triton.py [--fresh] OUTDIR   (triton from PYTHONPATH)
+usage: gen-triton.py [--fresh | --configs LIST] OUTDIR
+(triton from PYTHONPATH)
 --fresh: a second set (hf_ files), made after opt's tuning on the first
 had ended (fourteenth session), so that a set exists that no change to
 opt was measured on before it was made.
+--configs D,M,N,W,S,DTYPE,full|causal,SM[;...]: these (hx_ files).
 Writes OUTDIR/ho_d<D>_m<M>_n<N>_w<W>_s<S>_<dtype>_<full|causal>_<al|un>_<sm>.ptx
 and beside each its launch description for `ptxpress verify` (.launch:
 16 heads of 4096 rows, the shared memory Triton says it uses)."""
@@ -100,6 +102,14 @@ def main():
     args = sys.argv[1:]
     fresh = args[:1] == ["--fresh"]
     args = args[1:] if fresh else args
+    configs, prefix = (FRESH, "hf") if fresh else (CONFIGS, "ho")
+    if args[:1] == ["--configs"] and len(args) == 3:
+        configs, prefix = [], "hx"
+        for c in args[1].split(";"):
+            d, bm, bn, w, st, ty, kind, sm = c.split(",")
+            configs.append((int(d), int(bm), int(bn), int(w), int(st), ty,
+                            kind == "causal", int(sm)))
+        args = args[2:]
     if len(args) != 1:
         sys.exit(__doc__)
     out = args[0]
@@ -110,8 +120,7 @@ def main():
     import fa_kernel
     os.makedirs(out, exist_ok=True)
     for (d, bm, bn, w, st, ty, causal, sm), al in (
-            (c, a) for c in (FRESH if fresh else CONFIGS)
-            for a in (True, False)):
+            (c, a) for c in configs for a in (True, False)):
         ptr = "*" + ty
         sig = {"Q": ptr, "K": ptr, "V": ptr, "O": ptr, "sm_scale": "fp32",
                "N_CTX": "i32", "HEAD_DIM": "constexpr",
@@ -127,7 +136,7 @@ def main():
         k = triton.compile(src, target=GPUTarget("cuda", sm, 32),
                            options={"num_warps": w, "num_stages": st})
         name = "%s_d%d_m%d_n%d_w%d_s%d_%s_%s_%s_sm%d%s.ptx" % (
-            "hf" if fresh else "ho", d, bm, bn, w, st, ty, "causal" if causal else "full",
+            prefix, d, bm, bn, w, st, ty, "causal" if causal else "full",
             "al" if al else "un", sm, "a" if sm >= 90 else "")
         with open(os.path.join(out, name), "w") as f:
             f.write(k.asm["ptx"])
