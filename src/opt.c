@@ -843,13 +843,19 @@ serialnote(Optreq *o, Kern *k, Pipe *v)
 		fprintf(o->log, "; no variant tried avoids it\n");
 }
 
-/* Where --sass-guard refused a variant that spills less than the pick,
- * the user hears which, and both loops' figures. */
+/* Whether --sass-guard refused a variant that spills (or stacks) less
+ * than the pick: then the user hears which, and both loops' figures. */
+static int
+refused(const Kern *k)
+{
+	return k->veto && (k->vetof.spill < k->after.spill
+		|| k->vetof.stack < k->after.stack);
+}
+
 static void
 vetonote(Optreq *o, Kern *k, Pipe *v)
 {
-	if (!k->veto || (k->vetof.spill >= k->after.spill
-	&& k->vetof.stack >= k->after.stack))
+	if (!refused(k))
 		return;
 	fprintf(o->log, "%s: note: %s: --sass-guard refused %s (%ld bytes of "
 		"spill): its loops hold %ld SASS instructions, %ld of them "
@@ -885,6 +891,14 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 					"%d, \"spill_bytes\": %ld, \"stack\": "
 					"%ld}", v[k[i].alt].text, k[i].altf.regs,
 					k[i].altf.spill, k[i].altf.stack);
+			if (refused(&k[i]))
+				fprintf(o->log, ", \"sass_guard_refused\": {"
+					"\"pipeline\": \"%s\", \"spill_bytes\": "
+					"%ld, \"loop\": %ld, \"loop_local\": %ld, "
+					"\"input_loop\": %ld, \"input_loop_local\": "
+					"%ld}", v[k[i].veto].text, k[i].vetof.spill,
+					k[i].vetof.loop, k[i].vetof.local,
+					k[i].before.loop, k[i].before.local);
 			fprintf(o->log, "}");
 		}
 		fprintf(o->log, "\n]}\n");

@@ -4,7 +4,7 @@
 # sees 1000 instructions in a loop, 20 of them local memory, and every
 # later one what GUARD_MODE says.  worse: 1100 (more work in the loop),
 # so the guard must refuse every variant, keep the input and name the
-# best variant it refused; near: 1015 (within 2 %), so it must pick what
+# best variant it refused (a note, and in --report json); near: 1015 (within 2 %), so it must pick what
 # the search picks without the guard.  Then: --sass-guard with no
 # nvdisasm is an error (exit 2); `pressure` shows the stand-in's
 # figures, and none without it.  The drop-in guards by default when it
@@ -55,6 +55,12 @@ cmp -s "$in" "$tmp/worse.ptx" || no "worse: a variant was taken" "$tmp/worse.log
 grep -q "$k: --sass-guard refused .* its loops hold 1101 SASS instructions, 20 of them local memory, the input's 1001 and 20" \
 	"$tmp/worse.log" || no "worse: no note" "$tmp/worse.log"
 grep -q "1001/20  (the input)" "$tmp/worse.log" || no "worse: --variants lacks the figures" "$tmp/worse.log"
+
+rm -f "$tmp/seen"
+GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/worse2.ptx" \
+	$opts --sass-guard --report json >"$tmp/worse.json" 2>&1 || no "opt worse json" "$tmp/worse.json"
+grep -q '"sass_guard_refused": {"pipeline": "[^"]*", "spill_bytes": [0-9]*, "loop": 1101, "loop_local": 20, "input_loop": 1001, "input_loop_local": 20}' \
+	"$tmp/worse.json" || no "worse: json lacks sass_guard_refused" "$tmp/worse.json"
 
 rm -f "$tmp/seen"
 GUARD_MODE=near PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/near.ptx" \
