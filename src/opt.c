@@ -1310,15 +1310,15 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 		x->before = x->after = figure(&var[0], f->name);
 		for (int j = 1; j < nv; j++) {
 			Fig g = figure(&var[j], f->name);
+			int loopy = o->nvdisasm && loopier(g, x->before);
 			if (!worth(o, g, x->before))
 				;
-			else if (!o->nvdisasm || !loopier(g, x->before))
+			else if (!loopy)
 				rankin(o, x, j, g);
 			else if (!x->veto || better(g, x->vetof, o->unserial))
 				x->veto = j, x->vetof = g;
-			if (g.ok && !g.serial && (!x->alt
-			|| better(g, x->altf, 0)) && (!o->nvdisasm
-			|| !loopier(g, x->before)))     /* one it would take */
+			if (g.ok && !g.serial && !loopy         /* one it takes */
+			&& (!x->alt || better(g, x->altf, 0)))
 				x->alt = j, x->altf = g;
 		}
 		if (x->nrank)

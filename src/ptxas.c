@@ -479,9 +479,9 @@ ptxasfind(const char *override)
 
 /* `nvdisasm -c` prints a function as its section, ".section
  * .text.NAME,...", then one instruction a line (its address in a
- * comment, then "@!P0 BRA `(.L_x_0) ;"), and labels, ".L_x_1:".  A branch to a label at or
- * before it closes a loop, so every instruction from the label to the
- * branch runs in one.  The search wants to know whether a rewrite puts
+ * comment, then "@!P0 BRA `(.L_x_0) ;"), and labels, ".L_x_1:".  A
+ * branch to a label before it closes a loop, so every instruction from
+ * the label to the branch runs in one.  The search wants to know whether a rewrite puts
  * more work in the loops than it takes away: spill bytes alone do not
  * say where the spills run (on the H200 a kernel whose 16 bytes of
  * spill sat outside its loop ran 12 % slower spill-free, its loop 14 %
