@@ -618,6 +618,7 @@ char *nvdisasmfind(const char *ptxas);
 void sassloops(Pxres *, const char *text, size_t n);
 int ptxasisa(const char *ptxas, int *maj, int *min);
 int ptxasrun(const Pxopt *o, Pxres *r);
+int sassrun(const char *nvdisasm, const char *cubin, Pxres *r);
 int ptxasparse(const char *log, size_t n, Pxres *r);
 void ptxasfree(Pxres *r);
 int ptxtarget(const char *text, size_t n, char *arch, size_t cap);

@@ -252,6 +252,7 @@ typedef struct Var {
 	char path[4096];
 	Pxres res;
 	int done;
+	int sass;           /* --sass-guard: 1 nvdisasm wanted, 2 asked */
 } Var;
 
 typedef struct Pool {
@@ -259,9 +260,20 @@ typedef struct Pool {
 	int n, next;
 	const char *ptxas, *arch;
 	const char *const *args;
-	const char *nvdisasm;
+	const char *nvdisasm;       /* set: keep cubins, or (sass) read them */
+	int sass;
 	pthread_mutex_t mu;
 } Pool;
+
+/* Where variant v's cubin is kept for nvdisasm: its path, .cubin for
+ * .ptx. */
+static void
+cubinpath(const Var *v, char *c, size_t cap)
+{
+	size_t n = strlen(v->path);
+
+	snprintf(c, cap, "%.*s.cubin", (int)(n > 4 ? n - 4 : n), v->path);
+}
 
 static void *
 worker(void *arg)
@@ -274,10 +286,19 @@ worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i < 0)
 			return 0;
-		Pxopt o = {p->ptxas, p->v[i].path, p->arch, 0, p->args,
-			p->nvdisasm};
-		ptxasrun(&o, &p->v[i].res);
-		p->v[i].done = 1;
+		Var *v = &p->v[i];
+		char c[4200];
+		cubinpath(v, c, sizeof c);
+		if (p->sass) {
+			if (v->sass == 1 && v->res.status == 0)
+				sassrun(p->nvdisasm, c, &v->res);
+			v->sass += v->sass == 1;
+			continue;
+		}
+		Pxopt o = {p->ptxas, v->path, p->arch, p->nvdisasm ? c : 0,
+			p->args, 0};
+		ptxasrun(&o, &v->res);
+		v->done = 1;
 	}
 }
 
@@ -1286,7 +1307,45 @@ runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
 	unsnap(base, snap);
 	afree(base->a);
 	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
-		o->nvdisasm, PTHREAD_MUTEX_INITIALIZER};
+		o->nvdisasm, 0, PTHREAD_MUTEX_INITIALIZER};
+	runall(&pool, o->jobs);
+}
+
+/* --sass-guard: nvdisasm, in parallel, on the cubins of the variants
+ * of var[i0..i1) that the ranking asks loopier() of, and on the
+ * input's.  Those are the ones worth taking over the input for some
+ * kernel, and, for a kernel some variant of which ptxas serializes,
+ * the unserialized ones (the alternative rankall names); --variants
+ * shows them all.  A variant the guard has nothing to refuse is not
+ * disassembled: on a kernel that does not spill, none is, where
+ * disassembling every one added a quarter to ptxas's time (fourteenth
+ * session). */
+static void
+sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
+{
+	int want = 0;
+
+	for (uint32_t i = 0; i < orig->nitem; i++) {
+		Func *f = orig->item[i].fn;
+		int serial = 0;
+		if (orig->item[i].kind != Ifunc || !f->body
+		|| (o->sc.kernel && strcmp(f->name, o->sc.kernel)))
+			continue;
+		Fig b = figure(&var[0], f->name);
+		for (int j = 0; j < i1; j++)
+			serial |= figure(&var[j], f->name).serial;
+		for (int j = i0 > 1 ? i0 : 1; j < i1; j++) {
+			Fig g = figure(&var[j], f->name);
+			if (!var[j].sass && (o->variants || worth(o, g, b)
+			|| (serial && g.ok && !g.serial)))
+				var[j].sass = want = 1;
+		}
+	}
+	if (!want)
+		return;
+	var[0].sass += !var[0].sass;
+	Pool pool = {var, i1, 0, 0, o->arch, o->args, o->nvdisasm, 1,
+		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
 }
 
@@ -1435,12 +1494,16 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	var = calloc(2 * Maxvar, sizeof *var);
 	k = kerns(orig);
 	runround(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
+	if (nd)
+		sassround(o, orig, var, 0, nv);
 	nk = rankall(o, orig, var, nv, k);
 	int rf = o->refine < 0 ? (o->tries > 0 ? o->tries / 2 : 0) : o->refine;
 	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
 		rf > Maxvar ? Maxvar : rf);     /* per pick */
 	if (more) {
 		runround(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
+		if (nd)
+			sassround(o, orig, var, nv, nv + more);
 		nv += more;
 		nk = rankall(o, orig, var, nv, k);
 	}
@@ -1452,7 +1515,11 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 		fprintf(o->log, "%s: ptxas rejects the input:\n%s", progname,
 			var[0].res.log);
 	for (int i = 0; i < nv; i++) {
+		char c[4200];
+		cubinpath(&var[i], c, sizeof c);
 		unlink(var[i].path);
+		if (nd)
+			unlink(c);
 		ptxasfree(&var[i].res);
 	}
 	rmdir(dir);

@@ -965,6 +965,21 @@ filetarget(const char *path, char *arch, size_t cap)
 	return ok;
 }
 
+/* Each function of r that nvdisasm shows in cubin gets its loops'
+ * figures; the others keep -1.  Returns nvdisasm's status. */
+int
+sassrun(const char *nvdisasm, const char *cubin, Pxres *r)
+{
+	char *dv[] = {(char *)nvdisasm, "-c", (char *)cubin, 0}, *t = 0;
+	size_t tn;
+	int st = spawn(dv, &t, &tn);
+
+	if (st == 0 && t)
+		sassloops(r, t, tn);
+	free(t);
+	return st;
+}
+
 int
 ptxasrun(const Pxopt *o, Pxres *r)
 {
@@ -1006,13 +1021,8 @@ ptxasrun(const Pxopt *o, Pxres *r)
 			strerror(errno));
 	if (r->log)
 		ptxasparse(r->log, r->nlog, r);
-	if (r->status == 0 && o->nvdisasm) {
-		char *dv[] = {(char *)o->nvdisasm, "-c", (char *)cubin, 0}, *t;
-		size_t tn;
-		if (spawn(dv, &t, &tn) == 0 && t)
-			sassloops(r, t, tn);
-		free(t);
-	}
+	if (r->status == 0 && o->nvdisasm)
+		sassrun(o->nvdisasm, cubin, r);
 	if (!o->cubin)
 		unlink(tmp);
 	free(ptxas);

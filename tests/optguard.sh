@@ -4,8 +4,10 @@
 # sees 1000 instructions in a loop, 20 of them local memory, and every
 # later one what GUARD_MODE says.  worse: 1100 (more work in the loop),
 # so the guard must refuse every variant, keep the input and name the
-# best variant it refused (a note, and in --report json); near: 1015 (within 2 %), so it must pick what
-# the search picks without the guard.  Then: --sass-guard with no
+# best variant it refused (a note, and in --report json); near: 1015
+# (within 2 %), so it must pick what the search picks without the
+# guard.  On a kernel that does not spill the stand-in must not run
+# at all (the guard disassembles only variants worth taking).  Then: --sass-guard with no
 # nvdisasm is an error (exit 2); `pressure` shows the stand-in's
 # figures, and none without it.  The drop-in guards by default when it
 # finds an nvdisasm: with the stand-in in worse mode its cubin is
@@ -22,12 +24,13 @@ no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
 in=$top/corpus/fmha_sm90a.ptx k=fmha_fwd_f16_d256_m64_n128
 cat >"$tmp/nvdisasm" <<'MOCK'
 #!/bin/sh
-# the stand-in: $1 is -c, $2 the cubin
+# the stand-in: $1 is -c, $2 the cubin; each call logged
 n=1000 l=20
 if [ -e "$GUARD_DIR/seen" ]; then
 	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;; esac
 fi
 : >"$GUARD_DIR/seen"
+echo "$2" >>"$GUARD_DIR/calls"
 for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$2" | sort -u); do
 	printf '\t.section\t%s,"ax",@progbits\n.L_x_0:\n' "$f"
 	i=0
@@ -67,6 +70,23 @@ GUARD_MODE=near PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/near.pt
 	$opts --sass-guard --report json >"$tmp/near.log" 2>&1 || no "opt near" "$tmp/near.log"
 cmp -s "$tmp/plain.ptx" "$tmp/near.ptx" || no "near: not the unguarded pick ($best)" "$tmp/near.log"
 grep -q "refused" "$tmp/near.log" && no "near: a refusal" "$tmp/near.log"
+
+# a kernel that does not spill: no variant is worth taking, so the
+# guard has nothing to refuse and no cubin is disassembled
+rm -f "$tmp/seen" "$tmp/calls"
+GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/lazy.ptx" \
+	--kernel fmha_fwd_f16_d128_m64_n64 --tries 6 --refine 0 -j 2 --sass-guard \
+	>"$tmp/lazy.log" 2>&1 || no "opt lazy" "$tmp/lazy.log"
+[ -e "$tmp/calls" ] && no "lazy: nvdisasm ran on a kernel that does not spill" \
+	"$tmp/lazy.log" "$tmp/calls"
+cmp -s "$in" "$tmp/lazy.ptx" || no "lazy: a rewrite of a kernel that does not spill" "$tmp/lazy.log"
+# and on the spilling one (worse mode above), only on cubins of
+# variants worth taking, each once
+rm -f "$tmp/seen" "$tmp/calls"
+GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/worse3.ptx" \
+	$opts --sass-guard >"$tmp/worse3.log" 2>&1 || no "opt worse 3" "$tmp/worse3.log"
+[ "$(sort "$tmp/calls" | uniq -d)" = "" ] || no "a cubin disassembled twice" "$tmp/calls"
+[ "$(wc -l <"$tmp/calls")" -ge 2 ] || no "worse: the guard asked nvdisasm of fewer than two cubins" "$tmp/calls"
 
 # no nvdisasm anywhere: not beside this ptxas, not on PATH
 mkdir "$tmp/bin" && ln -s "$(command -v ptxas)" "$tmp/bin/ptxas"
