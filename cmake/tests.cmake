@@ -68,6 +68,11 @@ set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME optguard COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optguard.sh
   ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
 set_tests_properties(optguard PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# pin=loop in the search: only with --sass-guard, and only where its
+# SASS loops hold no more work than the pick's it extends.
+add_test(NAME optpinloop COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optpinloop.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optpinloop PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # LLVM's NVPTX back end, fresh from this machine's clang (tools/gen-llvm.sh).
 add_test(NAME llvm COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvm.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

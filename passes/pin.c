@@ -52,8 +52,22 @@
  * commit_group, then wait_group 0) and fences them after it
  * (wgmma.fence), as the PTX ISA asks of any register write.
  *
+ * pin=loop pins, in a block on a cycle, each register written there
+ * from %tid.  remat and remat=loop
+ * put such reads, and the address arithmetic on them, inside loops,
+ * near their uses; ptxas hoists all of it out again (loop-invariant
+ * code motion) and, at the register cap, spills what it hoisted: in
+ * the corpus's sm_120a d128_n64 pick, eight shared-memory addresses
+ * of ldmatrix, stored before the loop and reloaded in every iteration.
+ * A value read by a shuffle in the loop varies, for ptxas, with the
+ * iteration, and so does all it feeds (bench/RESULTS.md, fifteenth
+ * session: 220 -> 48 bytes).
+ *
  * The validator takes such shuffles out of both files before anything
- * else (vpin.c, from validate()). */
+ * else (vpin.c, from validate()).  A pipeline may pin twice (pin=ld,
+ * then pin=loop): the second reuses the first's lane and mask
+ * registers; a function that had pins before the pipeline ran is left
+ * alone (had). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -537,8 +551,8 @@ ldpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
  * refused with an old one it cannot prove (an earlier pin's lane and
  * mask reused, fo46; a pin-shaped shuffle whose value may be in
  * flight, fo49). */
-static int
-taken(Func *f)
+int
+pintaken(Func *f)
 {
 	for (uint32_t r = 0; r < f->nreg; r++)
 		if (!strncmp(f->reg[r].prefix, "%pxp", 4))
@@ -553,6 +567,55 @@ taken(Func *f)
 	return 0;
 }
 
+/* A mov of 32 bits into a plain register. */
+static int
+mov32(const Stmt *s)
+{
+	if (s->kind != Sins || s->op != Omov || s->guard || s->nop != 2)
+		return 0;
+	const Opnd *d = &s->opd[0];
+	return (hasmod(s, ".u32") || hasmod(s, ".b32") || hasmod(s, ".s32"))
+		&& d->kind == Preg && d->reg >= 0 && !d->comp && !d->nsub
+		&& !d->neg;
+}
+
+/* pin=loop: in blocks on a cycle, registers written from %tid,
+ * pinned after the write.  Not the launch constants the same in every
+ * thread of the CTA (%ctaid...): what ptxas computes from those it may
+ * keep in uniform registers, outside the cap, and a pin would put them
+ * in per-thread ones (the corpus's sm_120a d128_n64: 48 bytes with
+ * %tid pinned, 96 with %ctaid.y too).  Nothing in a function with
+ * setmaxnreg: there ptxas 13.0 gave up ("Register allocation failed
+ * with register count of 232", corpus/fmha_sm100a.ptx after
+ * remat=loop) where each pin alone assembled. */
+static void
+looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			return;
+	uint8_t *seen = xmalloc(A->nblk + 1);
+	uint32_t *stack = xmalloc((A->nblk + 1) * sizeof *stack);
+
+	for (uint32_t b = 0; b < A->nblk; b++) {
+		Blk *B = &A->blk[b];
+		int cyc = -1;
+		for (uint32_t i = B->first; i < B->end; i++) {
+			Stmt *s = &f->stmt[i];
+			if (!mov32(s) || !launchconst(&s->opd[1])
+			|| strcmp(s->opd[1].s, "%tid") || inscope(f, i)
+			|| !inlines(lines, s))
+				continue;
+			if (cyc < 0)
+				cyc = cyclic(A, b, seen, stack);
+			if (cyc)
+				add(p, i, s->opd[0].reg);
+		}
+	}
+	free(seen);
+	free(stack);
+}
+
 /* Whether pin=ld finds converts to pin in some function of m (the
  * search tries it only then). */
 int
@@ -565,7 +628,7 @@ ldfinds(Module *m)
 	for (uint32_t i = 0; i < m->nitem && !any; i++) {
 		Func *f = m->item[i].kind == Ifunc ? m->item[i].fn : 0;
 		Pins p = {0};
-		if (!f || !f->body || taken(f))
+		if (!f || !f->body || pintaken(f))
 			continue;
 		fillcfg(f, m);
 		ldpins(f, f->ana, 0, &p);
@@ -577,25 +640,30 @@ ldfinds(Module *m)
 }
 
 /* mode 0: early's sums (pin), 1: converts before a wait loop
- * (pin=cvt), 2: converts before a run of loads (pin=ld). */
+ * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: launch
+ * constants read in loops (pin=loop).  had: f had pins before the
+ * pipeline (pintaken), so none is added; pins an earlier pass of the
+ * pipeline added are kept, their registers reused. */
 uint32_t
-pin(Module *m, Func *f, const uint32_t *lines, int mode)
+pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 {
 	uint8_t *pxe = 0, *moved = 0;
 	Pins p = {0};
 	uint32_t declpos, groups = 0;
 
-	if (m->vmaj < 6 || taken(f) || (!mode && !(pxe = sums(f))))
+	if (m->vmaj < 6 || had || (!mode && !(pxe = sums(f))))
 		return 0;
 	fillcfg(f, m);
 	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
 		ldpins(f, f->ana, lines, &p);
+	else if (mode == 3)
+		looppins(f, f->ana, lines, &p);
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
-	declpos = declat(f);
+	declpos = pintaken(f) ? UINT32_MAX : declat(f);
 	for (uint32_t k = 0; k < p.n; k++)
 		groups += !k || p.at[k] != p.at[k - 1];
 	if (p.n) {

@@ -28,8 +28,10 @@
 #include <string.h>
 #include "all.h"
 
-static int
-launchconst(Opnd *o)
+/* o names a special register that holds the same value in a thread
+ * for the whole launch (pin=loop reads it too). */
+int
+launchconst(const Opnd *o)
 {
 	static const char *const c[] = {"%tid", "%ntid", "%ctaid",
 		"%nctaid", "%cluster_ctaid", "%cluster_nctaid", "%clusterid",

@@ -682,7 +682,9 @@ uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 /* ---- pin.c ---- */
 /* cvt 0: early's sums; 1: packing converts before a wait loop */
-uint32_t pin(Module *, Func *, const uint32_t *lines, int mode);
+uint32_t pin(Module *, Func *, const uint32_t *lines, int mode, int had);
+int pintaken(Func *);
+int launchconst(const Opnd *);
 int ldfinds(Module *);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);

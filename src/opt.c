@@ -30,7 +30,7 @@ typedef struct Pass {
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
-	                     * 7 pin=ld */
+	                     * 7 pin=ld, 8 pin=loop */
 	Sched s;
 } Pass;
 
@@ -38,6 +38,8 @@ typedef struct Pipe {
 	Pass p[Maxpass];
 	int n;
 	char text[256];
+	int parent;         /* a pick with pin=loop after it: the pick's
+	                     * variant (refinements), else 0 */
 } Pipe;
 
 /* Parses "sched=bu,sink,sched=td-rand".  Returns 0, or -1 with a word
@@ -113,6 +115,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 6;
 		else if (!strcmp(a, "pin=ld"))
 			p->across = 7;
+		else if (!strcmp(a, "pin=loop"))
+			p->across = 8;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -131,7 +135,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, tsink=far, "
-				"hoist, early, pin, pin=cvt, pin=ld, "
+				"hoist, early, pin, pin=cvt, pin=ld, pin=loop, "
 				"budget[=N][:R], "
 				"none)\n",
 				progname, w);
@@ -173,6 +177,10 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 		if (only && strcmp(f->name, only))
 			continue;
 		int before = sc->explain ? peakof(m, f) : 0;
+		int had = 0;    /* pins the pipeline did not make */
+		for (int k = 0; k < pp->n; k++)
+			had |= pp->p[k].across >= 5;
+		had = had && pintaken(f);
 		for (int k = 0; k < pp->n; k++) {
 			Sched s = pp->p[k].s;
 			s.range[0] = sc->lines[0];
@@ -189,7 +197,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
 				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
-				pp->p[k].across - 5)
+				pp->p[k].across - 5, had)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -207,6 +215,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
+					: pp->p[k].across == 8 ? "%tid reads"
 					: pp->p[k].across >= 6 ? "converts"
 					: "instructions", before, after);
 				before = after;
@@ -530,6 +539,11 @@ helpopt(FILE *f)
 "                                    loads (V's, element by element):\n"
 "                                    the converts after the first load\n"
 "                                    move up, all are read before it\n"
+"                     pin=loop       the same for the thread index\n"
+"                                    (%%tid.x...) read inside a loop\n"
+"                                    (after remat=loop), so ptxas cannot\n"
+"                                    hoist the address math on them out\n"
+"                                    of the loop and spill it there\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -1350,8 +1364,11 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
 }
 
 /* Each kernel's figures over variants var[0..nv): the input's, the
- * ranking of those worth taking, the best unserialized one.  Returns
- * how many kernels. */
+ * ranking of those worth taking, the best unserialized one.  With
+ * --sass-guard, a variant loopier than the input is refused, and one
+ * that adds pin=loop to a pick (parent) loopier than that pick: the
+ * pins trade spills for loop work, and only a trade the SASS shows as
+ * a gain is taken.  Returns how many kernels. */
 static int
 rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 {
@@ -1369,7 +1386,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 		x->before = x->after = figure(&var[0], f->name);
 		for (int j = 1; j < nv; j++) {
 			Fig g = figure(&var[j], f->name);
-			int loopy = o->nvdisasm && loopier(g, x->before);
+			int par = var[j].pipe.parent;
+			int loopy = o->nvdisasm && (loopier(g, x->before)
+				|| (par && loopier(g, figure(&var[par], f->name))));
 			if (!worth(o, g, x->before))
 				;
 			else if (!loopy)
@@ -1399,7 +1418,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
  * after (F = 4 and 2): on Triton 3.6's sm_90a FMHA, remat=loop gave
  * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh); and where
  * the file has tcgen05.ld, each pick with tsink=far after it (Triton
- * 3.6's sm_100a d128_n128: 652 bytes, then 112). */
+ * 3.6's sm_100a d128_n128: 652 bytes, then 112), and, with
+ * --sass-guard, each pick with remat in it with pin=loop after it (the
+ * corpus's sm_120a d128_n64: remat=loop,pin=ld 220 bytes, then 48). */
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
@@ -1443,18 +1464,30 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			(unsigned long long)seed);
 		n++;
 	}
-	for (int i = 0; per && i < 3 * nf && n < Maxvar; i++) {
-		const Pipe *p = from[i / 3];
+	for (int i = 0; per && i < 4 * nf && n < Maxvar; i++) {
+		const Pipe *p = from[i / 4];
 		const char *at = strchr(p->text, '@');
 		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
 		char text[384];
 		Pipe sm;
 		/* the pick exactly (a seeded one's noise is set apart from
 		 * its text), then the softmax pass; with tensor memory, the
-		 * pick then tsink=far (O's load after P's store) */
-		const char *add = i % 3 == 0 ? "softmax=4" : i % 3 == 1
-			? "softmax=2" : "tsink=far";
-		if (i % 3 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
+		 * pick then tsink=far (O's load after P's store); with
+		 * --sass-guard, a pick that rematerializes, then pin=loop:
+		 * it trades spills for work in the loop (the address math on
+		 * %tid), which only the guard sees, and the guard takes it
+		 * only where its loops hold no more work than the pick's
+		 * (rankall).  On the H200 its spill-free picks of four
+		 * held-out sm_90a kernels ran at 0.63-1.03 of the input's
+		 * time, the picks without it (40-68 bytes of spill) at
+		 * 0.49-0.71; their SASS loops held 29-33 % more work
+		 * (bench/RESULTS.md, fifteenth session) */
+		static const char *const adds[] = {"softmax=4", "softmax=2",
+			"tsink=far", "pin=loop"};
+		const char *add = adds[i % 4];
+		if (i % 4 == 3 ? !o->nvdisasm || !strstr(p->text, "remat")
+			|| strstr(p->text, "pin=loop")
+		: i % 4 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
 		: strstr(p->text, "softmax") != 0)
 			continue;
 		if (p->n == Maxpass || pipeparse(add, o->seed, &sm))
@@ -1465,6 +1498,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			continue;
 		v[n] = *p;
 		v[n].p[v[n].n++] = sm.p[0];
+		v[n].parent = i % 4 == 3 ? (int)(p - all) : 0;
 		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}

@@ -31,18 +31,10 @@ if [ -e "$GUARD_DIR/seen" ]; then
 fi
 : >"$GUARD_DIR/seen"
 echo "$2" >>"$GUARD_DIR/calls"
-for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$2" | sort -u); do
-	printf '\t.section\t%s,"ax",@progbits\n.L_x_0:\n' "$f"
-	i=0
-	while [ $i -lt $n ]; do
-		if [ $i -lt $l ]; then op="STL [R1], R0"; else op="FADD R0, R0, R0"; fi
-		printf '        /*%04x*/                   %s ;\n' $((i * 16)) "$op"
-		i=$((i + 1))
-	done
-	printf '        /*%04x*/              @P0 BRA `(.L_x_0) ;\n' $((n * 16))
-done
+exec sh "$MOCKSASS" $n $l "$2"
 MOCK
 chmod +x "$tmp/nvdisasm"
+export MOCKSASS=$top/tests/mocksass.sh
 export GUARD_DIR=$tmp
 opts="--kernel $k --tries 6 --refine 0 -j 1"
 

@@ -37,6 +37,8 @@ static const char *const pipes[] = {
 	"pin=cvt,sched=bu-rand", "remat,sched=bu,softmax=8,tsink,hoist,pin=cvt",
 	"remat=loop,pin=ld", "pin=ld,sched=bu-rand",
 	"remat=loop,softmax=4,pin=ld,mix",
+	"remat=loop,pin=ld,pin=loop,sched=bu-rand", "remat,pin=loop,mix",
+	"early,pin,remat=loop,pin=loop,pin=cvt,sched=td-rand",
 };
 
 static Module *
