@@ -53,15 +53,16 @@
  * (wgmma.fence), as the PTX ISA asks of any register write.
  *
  * pin=loop pins, in a block on a cycle, each register written there
- * from %tid.  remat and remat=loop
- * put such reads, and the address arithmetic on them, inside loops,
- * near their uses; ptxas hoists all of it out again (loop-invariant
- * code motion) and, at the register cap, spills what it hoisted: in
- * the corpus's sm_120a d128_n64 pick, eight shared-memory addresses
- * of ldmatrix, stored before the loop and reloaded in every iteration.
- * A value read by a shuffle in the loop varies, for ptxas, with the
- * iteration, and so does all it feeds (bench/RESULTS.md, fifteenth
- * session: 220 -> 48 bytes).
+ * from %tid, but for one whose value feeds 64-bit math (pin=loopall
+ * pins those too).  remat and remat=loop put such reads, and the
+ * address arithmetic on them, inside loops, near their uses; ptxas
+ * hoists all of it out again (loop-invariant code motion) and, at the
+ * register cap, spills what it hoisted: in the corpus's sm_120a
+ * d128_n64 pick, eight shared-memory addresses of ldmatrix, stored
+ * before the loop and reloaded in every iteration.  A value read by a
+ * shuffle in the loop varies, for ptxas, with the iteration, and so
+ * does all it feeds (bench/RESULTS.md, fifteenth session: 220 -> 88
+ * bytes with pin=loop, 48 with pin=loopall).
  *
  * The validator takes such shuffles out of both files before anything
  * else (vpin.c, from validate()).  A pipeline may pin twice (pin=ld,
@@ -584,7 +585,8 @@ mov32(const Stmt *s)
  * costs every iteration more than the spill it saves (on the H200, the
  * held-out sm_90a d128_n64 misaligned kernels: pinned there too, V's
  * element addresses, 0.63 of the input's time against 0.49 unpinned;
- * pinned only where the value feeds 32-bit math, 0.708 against 0.720,
+ * pinned only where the value feeds no 64-bit math in its block,
+ * 0.480 against 0.484 and, causal, 0.696 against 0.709; run3.sh in
  * bench/RESULTS.md, fifteenth session). */
 static int
 wide(Func *f, Blk *B, uint32_t at, Pins *p)

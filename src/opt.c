@@ -38,8 +38,8 @@ typedef struct Pipe {
 	Pass p[Maxpass];
 	int n;
 	char text[256];
-	int parent;         /* a pick with pin=loop after it: the pick's
-	                     * variant (refinements), else 0 */
+	int parent;         /* a pick with pin=loop or pin=loopall after
+	                     * it: the pick's variant (refinements), else 0 */
 } Pipe;
 
 /* Parses "sched=bu,sink,sched=td-rand".  Returns 0, or -1 with a word
@@ -304,7 +304,8 @@ worker(void *arg)
 		if (p->sass) {
 			if (v->sass == 1 && v->res.status == 0)
 				sassrun(p->nvdisasm, c, &v->res);
-			v->sass += v->sass == 1;
+			if (v->sass == 1)
+				v->sass = 2;
 			continue;
 		}
 		Pxopt o = {p->ptxas, v->path, p->arch, p->nvdisasm ? c : 0,
@@ -1367,7 +1368,8 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
 	}
 	if (!want)
 		return;
-	var[0].sass += !var[0].sass;
+	if (!var[0].sass)
+		var[0].sass = 1;
 	Pool pool = {var, i1, 0, 0, o->arch, o->args, o->nvdisasm, 1,
 		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
@@ -1376,9 +1378,9 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
 /* Each kernel's figures over variants var[0..nv): the input's, the
  * ranking of those worth taking, the best unserialized one.  With
  * --sass-guard, a variant loopier than the input is refused, and one
- * that adds pin=loop to a pick (parent) loopier than that pick: the
- * pins trade spills for loop work, and only a trade the SASS shows as
- * a gain is taken.  Returns how many kernels. */
+ * that adds pin=loop(all) to a pick (parent) loopier than that pick:
+ * the pins trade spills for loop work, and only a trade the SASS shows
+ * as a gain is taken.  Returns how many kernels. */
 static int
 rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 {
@@ -1429,8 +1431,9 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
  * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh); and where
  * the file has tcgen05.ld, each pick with tsink=far after it (Triton
  * 3.6's sm_100a d128_n128: 652 bytes, then 112), and, with
- * --sass-guard, each pick with remat in it with pin=loop after it (the
- * corpus's sm_120a d128_n64: remat=loop,pin=ld 220 bytes, then 48). */
+ * --sass-guard, each pick with remat in it with pin=loop and with
+ * pin=loopall after it (the corpus's sm_120a d128_n64:
+ * remat=loop,pin=ld 220 bytes, then 88 and 48). */
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
