@@ -759,11 +759,13 @@ variants(Optreq *o, Pipe *v, int max)
 			"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
 			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far"};
 		/* P's converts read before a run of global loads (V's,
-		 * element by element; sm_80 and sm_120a tiles): the first
-		 * early but for tensor-memory kernels, whose own variants
-		 * come first (there remat=loop alone does as well), the
-		 * rest after the plain ones, so that no kernel loses one a
-		 * short search reached before */
+		 * element by element; sm_80 and sm_120a tiles, misaligned
+		 * sm_90a ones): the first early, before the wgmma variants
+		 * (behind them the drop-in's 8 tries never reached it: 680
+		 * bytes for 120 on a misaligned sm_90a kernel, sixteenth
+		 * session), but for tensor-memory kernels, whose own
+		 * variants come first (there remat=loop alone does as
+		 * well); the rest after the plain ones */
 		static const char *const ld[] = {
 			"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
@@ -771,6 +773,8 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
 				&& n < max; j++)
 				pipeparse(early[j], o->seed, &v[n++]);
+			if (i == 2 && o->ldcvt && !o->tmem && n < max)
+				pipeparse(ld[0], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
 				&& n < max; j++)
 				pipeparse(wg[j], o->seed, &v[n++]);
@@ -783,8 +787,6 @@ variants(Optreq *o, Pipe *v, int max)
 			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
 				&& n < max; j++)
 				pipeparse(tmpin[j], o->seed, &v[n++]);
-			if (i == 2 && o->ldcvt && !o->tmem && n < max)
-				pipeparse(ld[0], o->seed, &v[n++]);
 		}
 		for (size_t j = o->tmem ? 0 : 1; o->ldcvt && j < countof(ld)
 			&& n < max; j++)
@@ -1477,7 +1479,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 			(unsigned long long)seed);
 		n++;
 	}
-	for (int i = 0; per && i < 5 * nf && n < Maxvar; i++) {
+	for (int i = 0; i < 5 * nf && n < Maxvar; i++) {
 		const Pipe *p = from[i / 5];
 		const char *at = strchr(p->text, '@');
 		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
@@ -1494,12 +1496,17 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		 * spill-free picks of four held-out sm_90a kernels ran at
 		 * 0.63-1.03 of the input's time, the picks without it (40-68
 		 * bytes of spill) at 0.49-0.71, pin=loop's (spill-free too)
-		 * at 0.48-0.70 (bench/RESULTS.md, fifteenth session) */
+		 * at 0.48-0.70 (bench/RESULTS.md, fifteenth session).
+		 * Those two come with --refine 0 too (the drop-in's
+		 * default), the others only with a refining round: the
+		 * guard judges what it is given, and without them the
+		 * drop-in tried neither (sixteenth session) */
 		static const char *const adds[] = {"softmax=4", "softmax=2",
 			"tsink=far", "pin=loop", "pin=loopall"};
 		const char *add = adds[i % 5];
 		if (i % 5 >= 3 ? !o->nvdisasm || !strstr(p->text, "remat")
 			|| strstr(p->text, "pin=loop")
+		: !per ? 1
 		: i % 5 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
 		: strstr(p->text, "softmax") != 0)
 			continue;

@@ -8,7 +8,7 @@
 # pin=loop variant 950 (GUARD_MODE=gain) or 1200 (loss: more than the
 # pick it extends, yet under the input's 1320 of cost), every other
 # variant 1000.  Without --sass-guard no pin=loop variant is tried;
-# with it, gain takes one and loss does not.  Needs ptxas (77).
+# with it, gain takes one and loss does not, with --refine 0 too.  Needs ptxas (77).
 # usage: optpinloop.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
@@ -62,5 +62,11 @@ grep -q "$pick[^\"]*pin=loop" "$tmp/loss.log" && no "loss: pin=loop taken" "$tmp
 grep -q "$pick"remat "$tmp/loss.log" || no "loss: its pick is not the plain search's kind" "$tmp/loss.log"
 grep -q '"sass_guard_refused": {"pipeline": "[^"]*pin=loop", "spill_bytes": 0, "loop": 1201' \
 	"$tmp/loss.log" || no "loss: the refusal not named" "$tmp/loss.log"
+# the drop-in's default, no refining round: the guard's candidates come
+# all the same (before, --refine 0 tried none)
+GUARD_MODE=gain PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/r0.ptx" \
+	$opts --refine 0 --sass-guard >"$tmp/r0.log" 2>&1 || no "opt refine 0" "$tmp/r0.log"
+grep -q "$pick[^\"]*pin=loop" "$tmp/r0.log" || no "refine 0: pin=loop not taken" "$tmp/r0.log"
+grep -q 'mix\|-rand\|softmax=' "$tmp/r0.log" && no "refine 0: a refinement tried" "$tmp/r0.log"
 [ $fail -eq 0 ] && echo "optpinloop: cases passed"
 exit $fail

@@ -3,7 +3,8 @@
 # on our spilling d256 kernel the first row is the report's pick, the
 # input is listed with the report's 'before' figures, there are as many
 # rows as tries, and the rows are in the search's order (spill bytes,
-# then stack, then registers).  Needs ptxas (77).
+# then stack, then registers); a wgmma kernel with pin=ld's converts
+# tries remat=loop,pin=ld early.  Needs ptxas (77).
 # usage: optvariants.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
@@ -32,4 +33,13 @@ awk -v k=$k '
 			    (st[i] == st[i-1] && rg[i] < rg[i-1])))) {
 				print "FAIL order at row " i; bad = 1 }
 		exit bad }' "$tmp/log" || { sed 's/^/  | /' "$tmp/log"; exit 1; }
+# A wgmma kernel whose P converts stand before a run of global loads
+# (pin=ld's case: Triton's misaligned sm_90a kernels) reaches
+# remat=loop,pin=ld within 4 tries: behind the five wgmma variants the
+# drop-in's 8 tries never reached it (bench/RESULTS.md, sixteenth
+# session).
+"$px" opt "$top/tests/opt/pldbase.ptx" --tries 4 --refine 0 -j 2 \
+	--variants -o "$tmp/p.ptx" >"$tmp/plog" 2>&1 || { cat "$tmp/plog"; exit 1; }
+grep -q ' remat=loop,pin=ld$' "$tmp/plog" ||
+	{ echo "FAIL pldbase: remat=loop,pin=ld not among 4 tries"; sed 's/^/  | /' "$tmp/plog"; exit 1; }
 echo "optvariants: cases passed"
