@@ -1,8 +1,8 @@
 #!/bin/bash
 # The device tool (nvidia-h200), sixteenth session: every held-out
 # kernel the H200 can run (sm_90a; sm_80, which the driver compiles for
-# sm_90) that spills, with this session's binary (6ef0f40's opt).
-# devrun/p16b (ignored, carried): NAME.ptx the input (/tmp/ho, /tmp/hf,
+# sm_90) that spills, with this session's binary (4ef7acf's opt).
+# devrun/p16c (ignored, carried): NAME.ptx the input (/tmp/ho, /tmp/hf,
 # /tmp/hx), NAME.drop.ptx what the drop-in gives by default with
 # nvdisasm (`opt --tries 8 --refine 0 --unserialized --sass-guard`),
 # NAME.cli.ptx what `opt FILE` gives (12 tries, refine 6).  Each
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../../.."
 round=${1:-1}
 gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Isrc \
 	-o /tmp/ptxverify tools/ptxverify-main.c src/verify.c src/cudrv.c -ldl -lm || exit 1
-H=devrun/p16b R=/tmp/res; mkdir -p $R; export CUDA_CACHE_PATH=/tmp/cc
+H=devrun/p16c R=/tmp/res; mkdir -p $R; export CUDA_CACHE_PATH=/tmp/cc
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv; } > $R/env$round.txt 2>&1
 cat $R/env$round.txt
 {
