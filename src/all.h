@@ -292,6 +292,7 @@ struct Pxfn {
 	int wgserial;   /* a note (C7510...) says its wgmmas are serialized */
 	long sassloop;  /* nvdisasm: SASS instructions inside loops */
 	long sasslocal; /* of those, local memory (STL, LDL: spills) */
+	long sassout;   /* local memory outside loops */
 };
 
 /* The outcome of one run. Owns everything it points to. */

@@ -576,13 +576,16 @@ sassfn(Pxfn *f, const char *s, const char *e)
 			if (j >= 0 && j < i)
 				mark[j]++, mark[i + 1]--;
 		}
-		f->sassloop = f->sasslocal = 0;
-		for (long i = 0; i < nins; i++)
+		f->sassloop = f->sasslocal = f->sassout = 0;
+		for (long i = 0; i < nins; i++) {
+			int local = !strncmp(ins[i].s, "STL", 3)
+				|| !strncmp(ins[i].s, "LDL", 3);
 			if ((depth += mark[i]) > 0) {
 				f->sassloop++;
-				f->sasslocal += !strncmp(ins[i].s, "STL", 3)
-					|| !strncmp(ins[i].s, "LDL", 3);
-			}
+				f->sasslocal += local;
+			} else
+				f->sassout += local;
+		}
 	}
 	free(ins);
 	free(lab);
@@ -781,7 +784,7 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 	f->stack = f->spillst = f->spillld = f->cumstack = -1;
 	f->smem = f->cmem = f->lmem = -1;
 	f->wgserial = 0;
-	f->sassloop = f->sasslocal = -1;
+	f->sassloop = f->sasslocal = f->sassout = -1;
 	return f;
 }
 

@@ -6,7 +6,8 @@
 # so the guard must refuse every variant, keep the input and name the
 # best variant it refused (a note, and in --report json); near: 1015
 # (within 2 %), so it must pick what the search picks without the
-# guard.  On a kernel that does not spill the stand-in must not run
+# guard; outside: the input's local memory all outside its loop, which
+# the guard weighs too, so a longer loop without it is taken.  On a kernel that does not spill the stand-in must not run
 # at all (the guard disassembles only variants worth taking).  Then: --sass-guard with no
 # nvdisasm is an error (exit 2); `pressure` shows the stand-in's
 # figures, and none without it.  The drop-in guards by default when it
@@ -25,13 +26,15 @@ in=$top/corpus/fmha_sm90a.ptx k=fmha_fwd_f16_d256_m64_n128
 cat >"$tmp/nvdisasm" <<'MOCK'
 #!/bin/sh
 # the stand-in: $1 is -c, $2 the cubin; each call logged
-n=1000 l=20
+n=1000 l=20 o=0
+[ "$GUARD_MODE" = outside ] && l=0 o=200
 if [ -e "$GUARD_DIR/seen" ]; then
-	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;; esac
+	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;;
+	outside) n=1050 o=0 ;; esac
 fi
 : >"$GUARD_DIR/seen"
 echo "$2" >>"$GUARD_DIR/calls"
-exec sh "$MOCKSASS" $n $l "$2"
+exec sh "$MOCKSASS" $n $l "$2" $o
 MOCK
 chmod +x "$tmp/nvdisasm"
 export MOCKSASS=$top/tests/mocksass.sh
@@ -54,7 +57,7 @@ grep -q "1001/20  (the input)" "$tmp/worse.log" || no "worse: --variants lacks t
 rm -f "$tmp/seen"
 GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/worse2.ptx" \
 	$opts --sass-guard --report json >"$tmp/worse.json" 2>&1 || no "opt worse json" "$tmp/worse.json"
-grep -q '"sass_guard_refused": {"pipeline": "[^"]*", "spill_bytes": [0-9]*, "loop": 1101, "loop_local": 20, "input_loop": 1001, "input_loop_local": 20}' \
+grep -q '"sass_guard_refused": {"pipeline": "[^"]*", "spill_bytes": [0-9]*, "loop": 1101, "loop_local": 20, "input_loop": 1001, "input_loop_local": 20, "local_outside": 0, "input_local_outside": 0}' \
 	"$tmp/worse.json" || no "worse: json lacks sass_guard_refused" "$tmp/worse.json"
 
 rm -f "$tmp/seen"
@@ -62,6 +65,15 @@ GUARD_MODE=near PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/near.pt
 	$opts --sass-guard --report json >"$tmp/near.log" 2>&1 || no "opt near" "$tmp/near.log"
 cmp -s "$tmp/plain.ptx" "$tmp/near.ptx" || no "near: not the unguarded pick ($best)" "$tmp/near.log"
 grep -q "refused" "$tmp/near.log" && no "near: a refusal" "$tmp/near.log"
+
+# outside: the input's 200 local accesses all outside its loop (1000
+# instructions), every variant's loop 5 % longer and no local memory:
+# 1051 against 1001 + 200, so the guard takes the search's pick
+rm -f "$tmp/seen"
+GUARD_MODE=outside PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/out.ptx" \
+	$opts --sass-guard --report json >"$tmp/out.log" 2>&1 || no "opt outside" "$tmp/out.log"
+cmp -s "$tmp/plain.ptx" "$tmp/out.ptx" || no "outside: not the unguarded pick ($best)" "$tmp/out.log"
+grep -q "refused" "$tmp/out.log" && no "outside: a refusal" "$tmp/out.log"
 
 # a kernel that does not spill: no variant is worth taking, so the
 # guard has nothing to refuse and no cubin is disassembled
