@@ -551,8 +551,9 @@ printtext(FILE *o, Kern *k, Src *S)
 			" 'Potential Performance Loss' note)" : "");
 	if (k->px && k->px->sassloop >= 0)
 		fprintf(o, "  SASS (nvdisasm): %ld instructions in loops, %ld "
-			"of them local memory\n", k->px->sassloop,
-			k->px->sasslocal);
+			"of them local memory; %ld local memory outside "
+			"loops\n", k->px->sassloop, k->px->sasslocal,
+			k->px->sassout);
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -657,8 +658,9 @@ jpx(FILE *o, const Pxfn *p)
 		"%s", p->regs, p->spillst, p->spillld, p->stack,
 		p->wgserial ? "true" : "false");
 	if (p->sassloop >= 0)
-		fprintf(o, ", \"sass_loop\": %ld, \"sass_loop_local\": %ld",
-			p->sassloop, p->sasslocal);
+		fprintf(o, ", \"sass_loop\": %ld, \"sass_loop_local\": %ld, "
+			"\"sass_local_outside\": %ld", p->sassloop,
+			p->sasslocal, p->sassout);
 	fputc('}', o);
 }
 

@@ -104,11 +104,15 @@ grep -q "needs nvdisasm" "$tmp/none.log" || no "no nvdisasm: no message" "$tmp/n
 # pressure shows the loops' figures with an nvdisasm, and not without
 rm -f "$tmp/seen"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/pr.txt" 2>&1
-grep -q "SASS (nvdisasm): 1001 instructions in loops, 20 of them local memory" \
+grep -q "SASS (nvdisasm): 1001 instructions in loops, 20 of them local memory; 0 local memory outside loops" \
 	"$tmp/pr.txt" || no "pressure: no SASS line" "$tmp/pr.txt"
 rm -f "$tmp/seen"
+GUARD_MODE=outside PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/pro.txt" 2>&1
+grep -q "SASS (nvdisasm): 1001 instructions in loops, 0 of them local memory; 200 local memory outside loops" \
+	"$tmp/pro.txt" || no "pressure: no outside figure" "$tmp/pro.txt"
+rm -f "$tmp/seen"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/pr.json" 2>&1
-grep -q '"sass_loop": 1001, "sass_loop_local": 20}' "$tmp/pr.json" \
+grep -q '"sass_loop": 1001, "sass_loop_local": 20, "sass_local_outside": 0}' "$tmp/pr.json" \
 	|| no "pressure --json: no sass_loop" "$tmp/pr.json"
 PTXPRESS_NVDISASM= PTXPRESS_PTXAS=$tmp/bin/ptxas PATH=/nonexistent "$px" pressure "$in" \
 	>"$tmp/pr0.txt" 2>&1

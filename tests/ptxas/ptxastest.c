@@ -219,14 +219,14 @@ find(const char *dir)
 	free(p);
 }
 
-/* sassloops() over a canned nvdisasm text: each "//= NAME LOOP LOCAL"
- * line names a function and its figures ("-": not in the text). */
+/* sassloops() over a canned nvdisasm text: each "//= NAME LOOP LOCAL
+ * OUT" line names a function and its figures ("-": not in the text). */
 static void
 sass(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	static char text[1 << 16], names[64][64];
-	long want[64][2];
+	long want[64][3];
 	Pxfn fn[64];
 	Pxres r;
 	size_t n;
@@ -242,14 +242,16 @@ sass(const char *path)
 	memset(&r, 0, sizeof r);
 	for (char *p = strstr(text, "//= "); p && nf < 64;
 		p = strstr(p + 1, "//= ")) {
-		char a[32], b[32];
-		if (sscanf(p + 4, "%63s %31s %31s", names[nf], a, b) != 3)
+		char a[32], b[32], c[32];
+		if (sscanf(p + 4, "%63s %31s %31s %31s", names[nf], a, b, c)
+			!= 4)
 			continue;
 		want[nf][0] = a[0] == '-' ? -1 : atol(a);
 		want[nf][1] = b[0] == '-' ? -1 : atol(b);
+		want[nf][2] = c[0] == '-' ? -1 : atol(c);
 		memset(&fn[nf], 0, sizeof fn[nf]);
 		fn[nf].name = names[nf];
-		fn[nf].sassloop = fn[nf].sasslocal = -1;
+		fn[nf].sassloop = fn[nf].sasslocal = fn[nf].sassout = -1;
 		nf++;
 	}
 	tcheck(nf > 0, "no //= lines", path);
@@ -258,11 +260,13 @@ sass(const char *path)
 	sassloops(&r, text, n);
 	for (int i = 0; i < nf; i++) {
 		char ctx[256];
-		snprintf(ctx, sizeof ctx, "%.100s: %.60s: loop %ld local %ld, want "
-			"%ld %ld", path, names[i], fn[i].sassloop,
-			fn[i].sasslocal, want[i][0], want[i][1]);
+		snprintf(ctx, sizeof ctx, "%.100s: %.60s: loop %ld local %ld "
+			"outside %ld, want %ld %ld %ld", path, names[i],
+			fn[i].sassloop, fn[i].sasslocal, fn[i].sassout,
+			want[i][0], want[i][1], want[i][2]);
 		tcheck(fn[i].sassloop == want[i][0]
-			&& fn[i].sasslocal == want[i][1], "figures", ctx);
+			&& fn[i].sasslocal == want[i][1]
+			&& fn[i].sassout == want[i][2], "figures", ctx);
 	}
 }
 
