@@ -398,13 +398,18 @@ better(Fig a, Fig b, int unserial)
  * 4.5 % slower whose loops cost 10 % less (serialized wgmmas in the
  * input), and a pick 4 % faster whose loops hold 9 % more.  So opt
  * leaves it to the user (--sass-guard), the drop-in turns it on. */
+static long
+sasscost(Fig g)
+{
+	return g.loop + 16 * g.local + g.out;   /* known with g.loop */
+}
+
 static int
 loopier(Fig g, Fig b)
 {
 	if (g.loop < 0 || b.loop < 0)
 		return 0;
-	return 50 * (g.loop + 16 * g.local + (g.out > 0 ? g.out : 0))
-		> 51 * (b.loop + 16 * b.local + (b.out > 0 ? b.out : 0));
+	return 50 * sasscost(g) > 51 * sasscost(b);
 }
 
 /* Variant figures g are worth a rewrite of a kernel with figures b:
