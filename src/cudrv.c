@@ -28,6 +28,7 @@ typedef unsigned long long Dptr;
 enum {
 	AttrCcMajor = 75,
 	AttrCcMinor = 76,
+	AttrSmemOptin = 97,     /* shared memory a block may opt in to */
 	FnMaxThreads = 0,
 	FnLocalBytes = 3,
 	FnNumRegs = 4,
@@ -161,8 +162,10 @@ cuopen(char *w, size_t n)
 	return 0;
 }
 
+/* smem: the most shared memory a block may have (0: the driver does
+ * not say) */
 void
-cudevice(char *name, size_t n, int *cc, int *drv)
+cudevice(char *name, size_t n, int *cc, int *drv, int *smem)
 {
 	int maj, min;
 
@@ -170,6 +173,8 @@ cudevice(char *name, size_t n, int *cc, int *drv)
 	CK(devattr(&maj, AttrCcMajor, cu.dev));
 	CK(devattr(&min, AttrCcMinor, cu.dev));
 	CK(drvver(drv));
+	if (cu.devattr(smem, AttrSmemOptin, cu.dev) != 0)
+		*smem = 0;
 	*cc = maj * 10 + min;
 }
 

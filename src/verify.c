@@ -1382,6 +1382,32 @@ runnable(const char *ptx, int cc, char *why, size_t n)
 	return 0;
 }
 
+/* Whether the device can run r at all; if not, why says what stops it
+ * (no driver, no device, a target it does not take, more shared
+ * memory than a block may have: Triton compiles configurations no
+ * Hopper can launch, and the driver's answer to those is a bare
+ * CUDA_ERROR_INVALID_VALUE). */
+static int
+device(Run *r, char *why, size_t n)
+{
+	int smem;
+
+	why[0] = 0;
+	if (cuopen(why, n))
+		return 0;
+	cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv, &smem);
+	if (!runnable(r->s[0].ptx, r->cc, why, n)
+	    || !runnable(r->s[1].ptx, r->cc, why, n))
+		return 0;
+	if (smem > 0 && r->l->shared > (unsigned)smem) {
+		snprintf(why, n, "the launch asks for %u bytes of shared "
+			 "memory, the device gives a block at most %d",
+			 r->l->shared, smem);
+		return 0;
+	}
+	return 1;
+}
+
 static int
 run(Run *r)
 {
@@ -1449,13 +1475,7 @@ cmdverify(int argc, char **argv)
 		r->s[m].path = o.path[m];
 		r->s[m].ptx = readfile(o.path[m], &n);
 	}
-	if (cuopen(why, sizeof why) == 0) {
-		cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
-		if (runnable(r->s[0].ptx, r->cc, why, sizeof why)
-		    && runnable(r->s[1].ptx, r->cc, why, sizeof why))
-			why[0] = 0;
-	}
-	if (why[0]) {
+	if (!device(r, why, sizeof why)) {
 		fprintf(stderr, "ptxpress verify: no CUDA device (%s); "
 			"skipped\n", why);
 		freeall();
@@ -1492,14 +1512,7 @@ vpair(const char *lpath, const char *orig, const char *rew, int runs,
 	r->s[0].path = "ORIG", r->s[1].path = "NEW";
 	r->s[0].ptx = strdupn(orig, strlen(orig));
 	r->s[1].ptx = strdupn(rew, strlen(rew));
-	why[0] = 0;
-	if (cuopen(why, nwhy) == 0) {
-		cudevice(r->dev_name, sizeof r->dev_name, &r->cc, &r->drv);
-		if (runnable(r->s[0].ptx, r->cc, why, nwhy)
-		    && runnable(r->s[1].ptx, r->cc, why, nwhy))
-			why[0] = 0;
-	}
-	if (why[0]) {
+	if (!device(r, why, nwhy)) {
 		freeall();
 		return VSkip;
 	}

@@ -76,7 +76,7 @@ void vrefrow(double *out, double *scratch, const Vtype t[3], const void *q,
 
 /* cudrv.c */
 int cuopen(char *why, size_t n);
-void cudevice(char *name, size_t n, int *cc, int *drv);
+void cudevice(char *name, size_t n, int *cc, int *drv, int *smem);
 int cuload(Vfn *, const char *ptx, const char *kernel, unsigned shared,
 	char *log, size_t n);
 void cuunload(Vfn *);

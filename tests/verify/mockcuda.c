@@ -66,8 +66,12 @@ cuDeviceGetAttribute(int *v, int a, int d)
 	const char *cc = getenv("MOCKCUDA_CC");
 	int n = cc ? atoi(cc) : 90;
 
+	const char *sm = getenv("MOCKCUDA_SMEM");
+
 	(void)d;
 	*v = a == 75 ? n / 10 : a == 76 ? n % 10 : 0;
+	if (a == 97)    /* shared memory per block, opt-in: H200's */
+		*v = sm ? atoi(sm) : 232448;
 	return 0;
 }
 
