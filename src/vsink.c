@@ -89,9 +89,26 @@ hasreg(const Acc *a, int32_t r, int defs)
 
 /* The group at the tcgen05.ld at i: its statements' indices into g,
  * their registers (written, read) marked in w and r; 0 when there is
- * no unguarded tcgen05.wait::ld right after the load. */
+ * no unguarded tcgen05.wait::ld right after the load.  loose: after
+ * the wait, pass over arithmetic that neither reads nor writes the
+ * group's registers (the original's group, which an earlier pass may
+ * have closed up before tsink=far moved it: tsink takes the load and
+ * its wait down past such a statement).  Which statements pair is a
+ * guess; the order of B' is proven by body() once the group is back. */
+static int
+apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
+{
+	for (uint32_t k = 0; k < a->nuse; k++)
+		if (w[a->use[k]])
+			return 0;
+	for (uint32_t k = 0; k < a->ndef; k++)
+		if (w[a->def[k]] || r[a->def[k]])
+			return 0;
+	return 1;
+}
+
 static uint32_t
-group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r)
+group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 {
 	uint32_t n = 0;
 	int waited = 0;
@@ -120,8 +137,12 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r)
 			for (uint32_t k = 0; k < a.nuse; k++)
 				r[a.use[k]] = 1;
 		}
+		int skip = !take && loose && waited && veffect(s) == Enone
+			&& apartfrom(&a, w, r);
 		free(a.def);
 		free(a.use);
+		if (skip)
+			continue;
 		if (!take || (j == i ? 0 : !waited))
 			break;
 		g[n++] = j;
@@ -730,10 +751,10 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint8_t *gr)
 {
 	Func *fa = v->a, *fb = v->b;
-	uint32_t n = group(fb, i, g, gw, gr);
+	uint32_t n = group(fb, i, g, gw, gr, 0);
 	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
 	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
-	int same = n && group(fa, k, ga, aw, ar) == n;
+	int same = n && group(fa, k, ga, aw, ar, 1) == n;
 	Str *ta = xmalloc((n + 1) * sizeof *ta), *tb = xmalloc((n + 1)
 		* sizeof *tb);
 

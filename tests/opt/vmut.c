@@ -8,9 +8,13 @@
  *        an atomic (generic memory: global, shared, local; a .func's
  *        parameter whose address it takes: local too);
  *   bar  one touches memory, the other is a barrier or a fence;
- *   wait a wgmma.wait_group or tcgen05.wait::ld/st, then an instruction
- *        touching a register that a wgmma (its vector operands) or a
- *        tcgen05.ld/st (all but the address) of the function names.
+ *   wait a wgmma.wait_group, tcgen05.wait::ld or tcgen05.wait::st, then
+ *        an instruction touching a register that, in the function, a
+ *        wgmma names (its vector operands), a tcgen05.ld or a
+ *        tcgen05.st (all but the address): the kind that wait waits
+ *        for (what a tcgen05.st reads may be written across a
+ *        wait::ld, which waits for loads alone; tsink moves such waits
+ *        down past P's convert).
  * These rules are this file's own, from the opcode table's operand
  * roles and classes, not the validator's code.  Swaps of pairs that
  * share nothing are counted too, proven or not: how much of what is
@@ -28,7 +32,7 @@ const char *progname = "vmut";
 enum { Kreg, Kmem, Kbar, Kwait, Kfree, Nkind };
 static const char *const kname[] = {"reg", "mem", "bar", "wait", "free"};
 static uint8_t *asyncreg;       /* per register of the function: named by
-                                 * a wgmma or a tcgen05.ld/st */
+                                 * a wgmma (1), tcgen05.ld (2), .st (4) */
 static unsigned long tried[Nkind], refused[Nkind];
 static int per = 6, nbad, nfile;
 static int infile[Nkind];       /* pairs of each kind tried in this file:
@@ -100,12 +104,21 @@ memop(const Stmt *s)
 }
 
 static void
-mark(const Opnd *o)
+mark(const Opnd *o, uint8_t bit)
 {
 	if (o->kind == Preg && o->reg >= 0)
-		asyncreg[o->reg] = 1;
+		asyncreg[o->reg] |= bit;
 	for (uint32_t i = 0; i < o->nsub; i++)
-		mark(&o->sub[i]);
+		mark(&o->sub[i], bit);
+}
+
+/* the asyncreg bit of what an asynchronous op or its wait names */
+static uint8_t
+asyncbit(int op)
+{
+	return op == Owgmma_mma_async || op == Owgmma_wait_group ? 1
+		: op == Otcgen05_ld || op == Otcgen05_wait_ld ? 2
+		: op == Otcgen05_st || op == Otcgen05_wait_st ? 4 : 0;
 }
 
 static void
@@ -118,7 +131,7 @@ asyncregs(const Func *f)
 			if ((s->op == Owgmma_mma_async && s->opd[k].kind == Pvec)
 			|| ((s->op == Otcgen05_ld || s->op == Otcgen05_st)
 			&& s->opd[k].kind != Paddr))
-				mark(&s->opd[k]);
+				mark(&s->opd[k], asyncbit(s->op));
 	}
 }
 
@@ -134,9 +147,9 @@ waitpair(Stmt *a, Stmt *b)
 		return 0;
 	defuse(b, &d, &u);
 	for (uint32_t i = 0; i < d.n; i++)
-		hit |= asyncreg[d.v[i]];
+		hit |= asyncreg[d.v[i]] & asyncbit(a->op);
 	for (uint32_t i = 0; i < u.n; i++)
-		hit |= asyncreg[u.v[i]];
+		hit |= asyncreg[u.v[i]] & asyncbit(a->op);
 	free(d.v);
 	free(u.v);
 	return hit;
