@@ -87,14 +87,9 @@ hasreg(const Acc *a, int32_t r, int defs)
 	return 0;
 }
 
-/* The group at the tcgen05.ld at i: its statements' indices into g,
- * their registers (written, read) marked in w and r; 0 when there is
- * no unguarded tcgen05.wait::ld right after the load.  loose: after
- * the wait, pass over arithmetic that neither reads nor writes the
- * group's registers (the original's group, which an earlier pass may
- * have closed up before tsink=far moved it: tsink takes the load and
- * its wait down past such a statement).  Which statements pair is a
- * guess; the order of B' is proven by body() once the group is back. */
+/* Whether a statement with accesses a shares no register with a group
+ * that writes w and reads r: it reads none the group writes and writes
+ * none the group touches, so the two may run in either order. */
 static int
 apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
 {
@@ -107,6 +102,14 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
 	return 1;
 }
 
+/* The group at the tcgen05.ld at i: its statements' indices into g,
+ * their registers (written, read) marked in w and r; 0 when there is
+ * no unguarded tcgen05.wait::ld right after the load.  loose: after
+ * the wait, pass over arithmetic apart from the group (the original's
+ * group, which an earlier pass may have closed up before tsink=far
+ * moved it: tsink takes the load and its wait down past such a
+ * statement).  Which statements pair is a guess; the order of B' is
+ * proven by body() once the group is back. */
 static uint32_t
 group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 {
@@ -649,17 +652,18 @@ passes(Vs *v, uint32_t j, uint32_t i, const uint8_t *gw, const uint8_t *gr,
 {
 	Stmt *s = &v->b->stmt[j];
 	Acc a = {0};
-	int ok = 1;
+	int ok;
 
 	if (s->kind == Sloc || (s->kind == Slabel && v->mv[j] == 2))
 		return 0;
 	if (s->kind != Sins)
 		return fail(v, j, "it passes a declaration, scope or label");
 	vaccess(s, &a);
+	ok = apartfrom(&a, gw, gr);
 	for (uint32_t k = 0; k < a.ndef; k++)
-		ok &= !gw[a.def[k]] && !gr[a.def[k]] && !(v->tm[a.def[k]] & 1);
+		ok &= !(v->tm[a.def[k]] & 1);
 	for (uint32_t k = 0; k < a.nuse; k++)
-		ok &= !gw[a.use[k]] && !(v->tm[a.use[k]] & 1);
+		ok &= !(v->tm[a.use[k]] & 1);
 	free(a.def);
 	free(a.use);
 	if (!ok)

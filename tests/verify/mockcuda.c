@@ -63,10 +63,8 @@ cuDeviceGetName(char *s, int n, int d)
 int
 cuDeviceGetAttribute(int *v, int a, int d)
 {
-	const char *cc = getenv("MOCKCUDA_CC");
+	const char *cc = getenv("MOCKCUDA_CC"), *sm = getenv("MOCKCUDA_SMEM");
 	int n = cc ? atoi(cc) : 90;
-
-	const char *sm = getenv("MOCKCUDA_SMEM");
 
 	(void)d;
 	*v = a == 75 ? n / 10 : a == 76 ? n % 10 : 0;
