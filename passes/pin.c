@@ -627,14 +627,16 @@ wide(Func *f, Blk *B, uint32_t at, Pins *p)
  * with register count of 232", corpus/fmha_sm100a.ptx after
  * remat=loop) where each pin alone assembled.  Nor a %tid value that
  * feeds 64-bit math in its block (wide), unless all (pin=loopall: the
- * corpus's sm_120a kernel, 88 bytes with pin=loop, 48 with it). */
+ * corpus's sm_120a kernel, 88 bytes with pin=loop, 48 with it).  Nor
+ * a register a tcgen05.ld/st or wgmma may still be at (asyncregs: a
+ * %tid read in a loop can hold a tensor-memory address, fo57). */
 static void
 looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 {
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
 			return;
-	uint8_t *seen = xmalloc(A->nblk + 1);
+	uint8_t *seen = xmalloc(A->nblk + 1), *no = asyncregs(f, A, 1);
 	uint32_t *stack = xmalloc((A->nblk + 1) * sizeof *stack);
 
 	for (uint32_t b = 0; b < A->nblk; b++) {
@@ -644,7 +646,7 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 			Stmt *s = &f->stmt[i];
 			if (!mov32(s) || !launchconst(&s->opd[1])
 			|| strcmp(s->opd[1].s, "%tid") || inscope(f, i)
-			|| !inlines(lines, s))
+			|| !inlines(lines, s) || no[s->opd[0].reg])
 				continue;
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
@@ -654,6 +656,7 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 	}
 	free(seen);
 	free(stack);
+	free(no);
 }
 
 /* Whether pin=ld finds converts to pin in some function of m (the
