@@ -25,7 +25,10 @@ How it avoids the GPU (found by reading the installed sources):
     persistent tile scheduler asks for the SM count to size the launch
     grid on the host.  It is replaced here by a stand-in for a B200
     (148 SMs).  The count sizes only the host-side grid; --sm-count lets
-    one check that the kernel PTX does not change with it.
+    one check that the kernel PTX does not change with it.  From FA4
+    4.0.0b36 the forward asks for it itself (cute_dsl_utils.py,
+    get_num_sms_for_selection) and takes FLASH_ATTENTION_NUM_SMS, set
+    to the same count.
   - CUTE_DSL_DUMP_DIR must exist beforehand, or the DSL silently writes no
     PTX at all.
 """
@@ -183,6 +186,7 @@ def drive(args):
         env.update(CUTE_DSL_ARCH="sm_100a", CUTE_DSL_KEEP="ptx",
                    CUTE_DSL_KEEP_PTX="1",
                    CUTE_DSL_DUMP_DIR=d, FLASH_ATTENTION_ARCH="sm_100",
+                   FLASH_ATTENTION_NUM_SMS=str(args.sm_count),
                    PYTHONWARNINGS="ignore")
         t0 = time.time()
         with open(os.path.join(d, "compile.log"), "w") as log:
