@@ -293,6 +293,8 @@ struct Pxfn {
 	long sassloop;  /* nvdisasm: SASS instructions inside loops */
 	long sasslocal; /* of those, local memory (STL, LDL: spills) */
 	long sassout;   /* local memory outside loops */
+	long sassexposed;       /* in loops: spills of loads in flight
+	                         * (spillsload() in ptxas.c) */
 };
 
 /* The outcome of one run. Owns everything it points to. */

@@ -552,8 +552,9 @@ printtext(FILE *o, Kern *k, Src *S)
 	if (k->px && k->px->sassloop >= 0)
 		fprintf(o, "  SASS (nvdisasm): %ld instructions in loops, %ld "
 			"of them local memory; %ld local memory outside "
-			"loops\n", k->px->sassloop, k->px->sasslocal,
-			k->px->sassout);
+			"loops; %ld loads spilled in flight\n",
+			k->px->sassloop, k->px->sasslocal, k->px->sassout,
+			k->px->sassexposed);
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -659,8 +660,9 @@ jpx(FILE *o, const Pxfn *p)
 		p->wgserial ? "true" : "false");
 	if (p->sassloop >= 0)
 		fprintf(o, ", \"sass_loop\": %ld, \"sass_loop_local\": %ld, "
-			"\"sass_local_outside\": %ld", p->sassloop,
-			p->sasslocal, p->sassout);
+			"\"sass_local_outside\": %ld, "
+			"\"sass_loads_spilled_in_flight\": %ld", p->sassloop,
+			p->sasslocal, p->sassout, p->sassexposed);
 	fputc('}', o);
 }
 

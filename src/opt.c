@@ -258,6 +258,7 @@ typedef struct Fig {
 	long loop, local;   /* nvdisasm: SASS in loops, local memory of
 	                     * those (-1: not known) */
 	long out;           /* local memory outside loops */
+	long exposed;       /* spills of loads in flight, in loops */
 } Fig;
 
 typedef struct Var {
@@ -333,7 +334,7 @@ runall(Pool *p, int jobs)
 static Fig
 figure(Var *v, const char *fn)
 {
-	Fig g = {0, 0, 0, 0, 0, 0, -1, -1, -1};
+	Fig g = {0, 0, 0, 0, 0, 0, -1, -1, -1, -1};
 	Pxres *r = &v->res;
 
 	for (int k = 0; k < v->pipe.n; k++)
@@ -350,6 +351,7 @@ figure(Var *v, const char *fn)
 			g.loop = r->fn[i].sassloop;
 			g.local = r->fn[i].sasslocal;
 			g.out = r->fn[i].sassout;
+			g.exposed = r->fn[i].sassexposed;
 			g.ok = 1;
 		}
 	return g;
@@ -397,11 +399,25 @@ better(Fig a, Fig b, int unserial)
  * sixteenth's (38; the sets share kernels).  Its worst misses: a pick
  * 4.5 % slower whose loops cost 10 % less (serialized wgmmas in the
  * input), and a pick 4 % faster whose loops hold 9 % more.  So opt
- * leaves it to the user (--sass-guard), the drop-in turns it on. */
+ * leaves it to the user (--sass-guard), the drop-in turns it on.
+ * A spill of a load still in flight (ptxas.c, spillsload) costs
+ * Expcost more: the warp waits there for the load, about as long as
+ * it takes to issue a few hundred instructions when, as in these
+ * kernels, one warp per scheduler runs.  Each rewrite of Triton's d64
+ * s3 causal misaligned kernel that did it to 6-16 of V's loads ran
+ * 13-23 % slower on the H200 with fewer instructions and spills in its
+ * loop.  Of the other timed rewrites only one kernel's had more than
+ * its input (1 against 0), and they ran 28 % faster: 512 is past what
+ * refuses the d64 picks (about 160 for the one the drop-in took, 290
+ * for the fastest of them) and far below what would refuse those
+ * (4300; bench/RESULTS.md, eighteenth session). */
+enum { Expcost = 512 };
+
 static long
 sasscost(Fig g)
 {
-	return g.loop + 16 * g.local + g.out;   /* known with g.loop */
+	return g.loop + 16 * g.local + g.out    /* known with g.loop */
+		+ Expcost * g.exposed;
 }
 
 static int
@@ -596,8 +612,11 @@ helpopt(FILE *f)
 "  --sass-guard     take no variant whose SASS (nvdisasm's, of the\n"
 "                   cubin ptxas made) costs more than the input's, by\n"
 "                   more than 2 %%: instructions in loops, a local-memory\n"
-"                   access (a spill) there counted 16 times, and the\n"
-"                   local-memory accesses outside loops.\n"
+"                   access (a spill) there counted 16 times, the\n"
+"                   local-memory accesses outside loops, and 512 for\n"
+"                   each store of a global load's value to local memory\n"
+"                   within 32 instructions of the load (the warp waits\n"
+"                   there for the load).\n"
 "                   Spill bytes do not say where spills run, nor what a\n"
 "                   rewrite adds to a loop; on the H200 such picks ran\n"
 "                   slower than their inputs more often than not, and\n"
@@ -919,10 +938,12 @@ vetonote(Optreq *o, Kern *k, Pipe *v)
 	fprintf(o->log, "%s: note: %s: --sass-guard refused %s (%ld bytes of "
 		"spill): its loops hold %ld SASS instructions, %ld of them "
 		"local memory, the input's %ld and %ld (local memory "
-		"outside loops: %ld, the input's %ld)\n", progname, k->name,
+		"outside loops: %ld, the input's %ld; loads spilled in "
+		"flight: %ld, the input's %ld)\n", progname, k->name,
 		v[k->veto].text, k->vetof.spill, k->vetof.loop,
 		k->vetof.local, k->before.loop, k->before.local,
-		k->vetof.out, k->before.out);
+		k->vetof.out, k->before.out, k->vetof.exposed,
+		k->before.exposed);
 }
 
 static void
@@ -958,11 +979,14 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 					"%ld, \"loop\": %ld, \"loop_local\": %ld, "
 					"\"input_loop\": %ld, \"input_loop_local\": "
 					"%ld, \"local_outside\": %ld, "
-					"\"input_local_outside\": %ld}",
+					"\"input_local_outside\": %ld, "
+					"\"loads_spilled_in_flight\": %ld, "
+					"\"input_loads_spilled_in_flight\": %ld}",
 					v[k[i].veto].text, k[i].vetof.spill,
 					k[i].vetof.loop, k[i].vetof.local,
 					k[i].before.loop, k[i].before.local,
-					k[i].vetof.out, k[i].before.out);
+					k[i].vetof.out, k[i].before.out,
+					k[i].vetof.exposed, k[i].before.exposed);
 			fprintf(o->log, "}");
 		}
 		fprintf(o->log, "\n]}\n");

@@ -553,6 +553,60 @@ sasstarget(const Sline *b, const Sline *lab, long nlab)
 	return -1;
 }
 
+/* Whether SASS line l mentions register r (r's own bytes, not the
+ * start of a longer name: R25 is not in R252). */
+static int
+mentions(const Sline *l, const char *r, size_t n)
+{
+	for (const char *p = l->s; p + n <= l->e; p++)
+		if (!memcmp(p, r, n) && !isalnum((unsigned char)p[n])
+		&& (p == l->s || !isalnum((unsigned char)p[-1])))
+			return 1;
+	return 0;
+}
+
+/* Whether the STL at ins[i] spills a load in flight: the register it
+ * stores was written by a global load (LDG, not LDGSTS, which writes
+ * shared memory) at most Expwin instructions before, and nothing
+ * between mentions it.  The store reads the register, so the warp
+ * waits there for the load's whole latency, where it would otherwise
+ * run on to the load's first use.  On the H200, Triton's d64_n128 s3
+ * causal misaligned kernel ran 13-23 % slower under every rewrite
+ * that did this to 6-16 of its V loads, though each spilled less and
+ * put fewer instructions in the loop (bench/RESULTS.md, eighteenth
+ * session). */
+enum { Expwin = 32 };
+
+static int
+spillsload(const Sline *ins, long i)
+{
+	const char *r = ins[i].e, *re;
+
+	while (r > ins[i].s && r[-1] != ',')
+		r--;
+	while (r < ins[i].e && *r == ' ')
+		r++;
+	for (re = r; re < ins[i].e && isalnum((unsigned char)*re); re++)
+		;
+	size_t n = (size_t)(re - r);
+	if (n < 2 || *r != 'R')
+		return 0;
+	for (long j = i - 1; j >= 0 && j >= i - Expwin; j--) {
+		if (!mentions(&ins[j], r, n))
+			continue;
+		const char *d = ins[j].s + 3;
+		if (strncmp(ins[j].s, "LDG", 3) || (*d != '.' && *d != ' '))
+			return 0;
+		while (d < ins[j].e && *d != ' ')       /* LDG.E.U16 */
+			d++;
+		while (d < ins[j].e && *d == ' ')
+			d++;
+		return ins[j].e - d > (long)n && !memcmp(d, r, n)
+			&& !isalnum((unsigned char)d[n]);
+	}
+	return 0;
+}
+
 /* One function's lines [s, e): its figures into f.  A branch back to
  * a label opens a loop there and closes it after the branch (mark[]
  * counts the loops open at each instruction); a branch to itself is
@@ -577,12 +631,15 @@ sassfn(Pxfn *f, const char *s, const char *e)
 				mark[j]++, mark[i + 1]--;
 		}
 		f->sassloop = f->sasslocal = f->sassout = 0;
+		f->sassexposed = 0;
 		for (long i = 0; i < nins; i++) {
 			int local = !strncmp(ins[i].s, "STL", 3)
 				|| !strncmp(ins[i].s, "LDL", 3);
 			if ((depth += mark[i]) > 0) {
 				f->sassloop++;
 				f->sasslocal += local;
+				f->sassexposed += local && ins[i].s[0] == 'S'
+					&& spillsload(ins, i);
 			} else
 				f->sassout += local;
 		}
@@ -784,7 +841,7 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 	f->stack = f->spillst = f->spillld = f->cumstack = -1;
 	f->smem = f->cmem = f->lmem = -1;
 	f->wgserial = 0;
-	f->sassloop = f->sasslocal = f->sassout = -1;
+	f->sassloop = f->sasslocal = f->sassout = f->sassexposed = -1;
 	return f;
 }
 

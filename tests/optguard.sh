@@ -7,7 +7,9 @@
 # best variant it refused (a note, and in --report json); near: 1015
 # (within 2 %), so it must pick what the search picks without the
 # guard; outside: the input's local memory all outside its loop, which
-# the guard weighs too, so a longer loop without it is taken.  On a kernel that does not spill the stand-in must not run
+# the guard weighs too, so a longer loop without it is taken; exposed:
+# a shorter loop whose stores spill global loads in flight, refused.
+# On a kernel that does not spill the stand-in must not run
 # at all (the guard disassembles only variants worth taking).  Then: --sass-guard with no
 # nvdisasm is an error (exit 2); `pressure` shows the stand-in's
 # figures, and none without it.  The drop-in guards by default when it
@@ -26,15 +28,15 @@ in=$top/corpus/fmha_sm90a.ptx k=fmha_fwd_f16_d256_m64_n128
 cat >"$tmp/nvdisasm" <<'MOCK'
 #!/bin/sh
 # the stand-in: $1 is -c, $2 the cubin; each call logged
-n=1000 l=20 o=0
+n=1000 l=20 o=0 e=0
 [ "$GUARD_MODE" = outside ] && l=0 o=200
 if [ -e "$GUARD_DIR/seen" ]; then
 	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;;
-	outside) n=1050 o=0 ;; esac
+	outside) n=1050 o=0 ;; exposed) n=900 e=2 ;; esac
 fi
 : >"$GUARD_DIR/seen"
 echo "$2" >>"$GUARD_DIR/calls"
-exec sh "$MOCKSASS" $n $l "$2" $o
+exec sh "$MOCKSASS" $n $l "$2" $o $e
 MOCK
 chmod +x "$tmp/nvdisasm"
 export MOCKSASS=$top/tests/mocksass.sh
@@ -57,7 +59,7 @@ grep -q "1001/20  (the input)" "$tmp/worse.log" || no "worse: --variants lacks t
 rm -f "$tmp/seen"
 GUARD_MODE=worse PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/worse2.ptx" \
 	$opts --sass-guard --report json >"$tmp/worse.json" 2>&1 || no "opt worse json" "$tmp/worse.json"
-grep -q '"sass_guard_refused": {"pipeline": "[^"]*", "spill_bytes": [0-9]*, "loop": 1101, "loop_local": 20, "input_loop": 1001, "input_loop_local": 20, "local_outside": 0, "input_local_outside": 0}' \
+grep -q '"sass_guard_refused": {"pipeline": "[^"]*", "spill_bytes": [0-9]*, "loop": 1101, "loop_local": 20, "input_loop": 1001, "input_loop_local": 20, "local_outside": 0, "input_local_outside": 0, "loads_spilled_in_flight": 0, "input_loads_spilled_in_flight": 0}' \
 	"$tmp/worse.json" || no "worse: json lacks sass_guard_refused" "$tmp/worse.json"
 
 rm -f "$tmp/seen"
@@ -74,6 +76,16 @@ GUARD_MODE=outside PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/out.
 	$opts --sass-guard --report json >"$tmp/out.log" 2>&1 || no "opt outside" "$tmp/out.log"
 cmp -s "$tmp/plain.ptx" "$tmp/out.ptx" || no "outside: not the unguarded pick ($best)" "$tmp/out.log"
 grep -q "refused" "$tmp/out.log" && no "outside: a refusal" "$tmp/out.log"
+
+# exposed: every variant's loop 10 % shorter, with as much local
+# memory, but 2 of its stores spill global loads still in flight
+# (512 each: 901 + 320 + 1024 against 1001 + 320), so each is refused
+rm -f "$tmp/seen"
+GUARD_MODE=exposed PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/exp.ptx" \
+	$opts --sass-guard >"$tmp/exp.log" 2>&1 || no "opt exposed" "$tmp/exp.log"
+cmp -s "$in" "$tmp/exp.ptx" || no "exposed: a variant was taken" "$tmp/exp.log"
+grep -q "its loops hold 901 SASS instructions, 20 of them local memory, the input's 1001 and 20 .*loads spilled in flight: 2, the input's 0" \
+	"$tmp/exp.log" || no "exposed: no note" "$tmp/exp.log"
 
 # a kernel that does not spill: no variant is worth taking, so the
 # guard has nothing to refuse and no cubin is disassembled
@@ -104,7 +116,7 @@ grep -q "needs nvdisasm" "$tmp/none.log" || no "no nvdisasm: no message" "$tmp/n
 # pressure shows the loops' figures with an nvdisasm, and not without
 rm -f "$tmp/seen"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/pr.txt" 2>&1
-grep -q "SASS (nvdisasm): 1001 instructions in loops, 20 of them local memory; 0 local memory outside loops" \
+grep -q "SASS (nvdisasm): 1001 instructions in loops, 20 of them local memory; 0 local memory outside loops; 0 loads spilled in flight" \
 	"$tmp/pr.txt" || no "pressure: no SASS line" "$tmp/pr.txt"
 rm -f "$tmp/seen"
 GUARD_MODE=outside PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/pro.txt" 2>&1
@@ -112,7 +124,7 @@ grep -q "SASS (nvdisasm): 1001 instructions in loops, 0 of them local memory; 20
 	"$tmp/pro.txt" || no "pressure: no outside figure" "$tmp/pro.txt"
 rm -f "$tmp/seen"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/pr.json" 2>&1
-grep -q '"sass_loop": 1001, "sass_loop_local": 20, "sass_local_outside": 0}' "$tmp/pr.json" \
+grep -q '"sass_loop": 1001, "sass_loop_local": 20, "sass_local_outside": 0, "sass_loads_spilled_in_flight": 0}' "$tmp/pr.json" \
 	|| no "pressure --json: no sass_loop" "$tmp/pr.json"
 PTXPRESS_NVDISASM= PTXPRESS_PTXAS=$tmp/bin/ptxas PATH=/nonexistent "$px" pressure "$in" \
 	>"$tmp/pr0.txt" 2>&1
