@@ -218,8 +218,46 @@ tjcmp(const void *a, const void *b)
 	return x->j < y->j ? -1 : x->j > y->j;
 }
 
+/* Per statement of A's segment: in copy[], how many of its text come
+ * before it there; in left[], how many of its text B's segment lacks
+ * (A's count less B's, in sb, or 0). */
+static void
+surplus(Str *ta, uint32_t na, const Tj *sb, uint32_t ns, uint32_t *copy,
+	uint32_t *left)
+{
+	Tj *sa = xmalloc((na + 1) * sizeof *sa);
+
+	for (uint32_t i = 0; i < na; i++)
+		sa[i] = (Tj){ta[i], i, 0};
+	if (na)
+		qsort(sa, na, sizeof *sa, tjcmp);
+	for (uint32_t i = 0, r; i < na; i = r) {
+		for (r = i; r < na && sa[r].t == sa[i].t; r++)
+			copy[sa[r].j] = r - i;
+		uint32_t lo = 0, hi = ns, nb = 0;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if ((uintptr_t)sb[mid].t < (uintptr_t)sa[i].t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (lo + nb < ns && sb[lo + nb].t == sa[i].t)
+			nb++;
+		for (uint32_t k = i; k < r; k++)
+			left[sa[k].j] = r - i > nb ? r - i - nb : 0;
+	}
+	free(sa);
+}
+
 /* Pairs each statement of A's segment with one of B's equal text, the
- * k-th occurrence with the k-th; pos[i] is its place in B. */
+ * k-th occurrence with the k-th; pos[i] is its place in B.  Where B's
+ * segment has fewer of a text than A's and an earlier segment of B
+ * has one left over, the first of A's are the ones B runs earlier: a
+ * hoist keeps equal statements in their order (each writes what the
+ * other writes), so the ones that rose are the first (fo58: paired
+ * from the front, the last of two equal converts was taken for the
+ * one that rose, and the first for one that stayed, after a read). */
 static int
 pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 {
@@ -244,7 +282,14 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 		qsort(sb, ns, sizeof *sb, tjcmp);
 	for (uint32_t j = 0; j < ns; j++)    /* next[run start]: cursor */
 		next[j] = j;
+	uint32_t *copy = xmalloc(2 * (na + 1) * sizeof *copy);
+	uint32_t *left = copy + na + 1;
+	surplus(ta, na, sb, ns, copy, left);
 	for (uint32_t i = 0; i < na; i++) {
+		if (copy[i] < left[i] && claim(g, ta[i], i)) {
+			pos[i] = Pup;
+			continue;
+		}
 		uint32_t lo = 0, hi = ns;
 		while (lo < hi) {       /* the run of ta[i]: its first place */
 			uint32_t mid = lo + (hi - lo) / 2;
@@ -266,6 +311,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 			free(used);
 			free(sb);
 			free(next);
+			free(copy);
 			bprintf(g->why, "%s: line %u: '%s' is missing here: "
 				"moved across '%s', changed, or removed without "
 				"proof\n", g->fa->name,
@@ -278,6 +324,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	}
 	free(sb);
 	free(next);
+	free(copy);
 	/* what is left over may be A's, run earlier (hoist): offered to
 	 * the later segments; a constant's copy or remat=loop's may stay
 	 * unclaimed (soft) */
