@@ -408,9 +408,9 @@ better(Fig a, Fig b, int unserial)
  * 13-23 % slower on the H200 with fewer instructions and spills in its
  * loop.  Of the other timed rewrites only one kernel's had more than
  * its input (1 against 0), and they ran 28 % faster: 512 is past what
- * refuses the d64 picks (about 160 for the one the drop-in took, 290
+ * refuses the d64 picks (about 160 for the one the drop-in took, 285
  * for the fastest of them) and far below what would refuse those
- * (4300; bench/RESULTS.md, eighteenth session). */
+ * (4500; bench/RESULTS.md, eighteenth session). */
 enum { Expcost = 512 };
 
 static long
