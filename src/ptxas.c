@@ -559,7 +559,8 @@ static int
 mentions(const Sline *l, const char *r, size_t n)
 {
 	for (const char *p = l->s; p + n <= l->e; p++)
-		if (!memcmp(p, r, n) && !isalnum((unsigned char)p[n])
+		if (!memcmp(p, r, n)
+		&& (p + n == l->e || !isalnum((unsigned char)p[n]))
 		&& (p == l->s || !isalnum((unsigned char)p[-1])))
 			return 1;
 	return 0;
