@@ -218,12 +218,39 @@ tjcmp(const void *a, const void *b)
 	return x->j < y->j ? -1 : x->j > y->j;
 }
 
-/* Per statement of A's segment: in copy[], how many of its text come
- * before it there; in left[], how many of its text B's segment lacks
- * (A's count less B's, in sb, or 0). */
+/* Where the run of text t starts in sb (sorted by tjcmp), or where it
+ * would. */
+static uint32_t
+runstart(const Tj *sb, uint32_t ns, Str t)
+{
+	uint32_t lo = 0, hi = ns;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)sb[mid].t < (uintptr_t)t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether an earlier segment of B left a statement over that no one
+ * has claimed (claim() could take one). */
+static int
+offered(const Seg *g)
+{
+	for (uint32_t k = 0; k < g->up->n; k++)
+		if (g->up->v[k].a < 0 && g->up->v[k].seg < g->seg)
+			return 1;
+	return 0;
+}
+
+/* first[i]: A's i-th statement of the segment is among the first of
+ * its text there, as many as B's segment lacks of it (A's count less
+ * B's, in sb). */
 static void
-surplus(Str *ta, uint32_t na, const Tj *sb, uint32_t ns, uint32_t *copy,
-	uint32_t *left)
+surplus(Str *ta, uint32_t na, const Tj *sb, uint32_t ns, uint8_t *first)
 {
 	Tj *sa = xmalloc((na + 1) * sizeof *sa);
 
@@ -232,20 +259,13 @@ surplus(Str *ta, uint32_t na, const Tj *sb, uint32_t ns, uint32_t *copy,
 	if (na)
 		qsort(sa, na, sizeof *sa, tjcmp);
 	for (uint32_t i = 0, r; i < na; i = r) {
-		for (r = i; r < na && sa[r].t == sa[i].t; r++)
-			copy[sa[r].j] = r - i;
-		uint32_t lo = 0, hi = ns, nb = 0;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if ((uintptr_t)sb[mid].t < (uintptr_t)sa[i].t)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t lo = runstart(sb, ns, sa[i].t), nb = 0;
 		while (lo + nb < ns && sb[lo + nb].t == sa[i].t)
 			nb++;
+		for (r = i; r < na && sa[r].t == sa[i].t; r++)
+			;
 		for (uint32_t k = i; k < r; k++)
-			left[sa[k].j] = r - i > nb ? r - i - nb : 0;
+			first[sa[k].j] = k - i + nb < r - i;
 	}
 	free(sa);
 }
@@ -282,22 +302,17 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 		qsort(sb, ns, sizeof *sb, tjcmp);
 	for (uint32_t j = 0; j < ns; j++)    /* next[run start]: cursor */
 		next[j] = j;
-	uint32_t *copy = xmalloc(2 * (na + 1) * sizeof *copy);
-	uint32_t *left = copy + na + 1;
-	surplus(ta, na, sb, ns, copy, left);
+	uint8_t *first = calloc(na + 1, 1);
+	if (!first)
+		die("out of memory");
+	if (offered(g))         /* else nothing can be claimed */
+		surplus(ta, na, sb, ns, first);
 	for (uint32_t i = 0; i < na; i++) {
-		if (copy[i] < left[i] && claim(g, ta[i], i)) {
+		if (first[i] && claim(g, ta[i], i)) {
 			pos[i] = Pup;
 			continue;
 		}
-		uint32_t lo = 0, hi = ns;
-		while (lo < hi) {       /* the run of ta[i]: its first place */
-			uint32_t mid = lo + (hi - lo) / 2;
-			if ((uintptr_t)sb[mid].t < (uintptr_t)ta[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t lo = runstart(sb, ns, ta[i]); /* ta[i]'s run */
 		uint32_t k = lo < ns && sb[lo].t == ta[i] ? next[lo] : ns;
 		if ((k == ns || sb[k].t != ta[i]) && claim(g, ta[i], i)) {
 			pos[i] = Pup;   /* B runs it before the segment */
@@ -311,7 +326,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 			free(used);
 			free(sb);
 			free(next);
-			free(copy);
+			free(first);
 			bprintf(g->why, "%s: line %u: '%s' is missing here: "
 				"moved across '%s', changed, or removed without "
 				"proof\n", g->fa->name,
@@ -324,7 +339,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	}
 	free(sb);
 	free(next);
-	free(copy);
+	free(first);
 	/* what is left over may be A's, run earlier (hoist): offered to
 	 * the later segments; a constant's copy or remat=loop's may stay
 	 * unclaimed (soft) */
