@@ -552,6 +552,7 @@ NORETURN void die(const char *, ...);
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);
 char *readfile(const char *, size_t *);
+void freefile(char *);                  /* what readfile gave */
 int writeatomic(const char *, const char *, size_t, int inplace_ok,
 	const char *inpath);
 struct Out *outopen(const char *, int inplace_ok, const char *inpath);

@@ -8,7 +8,7 @@
 /* Reads, parses and checks: every command refuses what check calls an
  * error (m->nerr counts them, m->nparse the parse errors among them);
  * warnings are printed when warn says so.  Returns NULL, having said why,
- * when the file cannot be read.  The caller owns *src (free) and the
+ * when the file cannot be read.  The caller owns *src (freefile) and the
  * module (afree(m->a)). */
 Module *
 loadx(const char *path, Diag *d, char **src, int warn)
@@ -49,7 +49,7 @@ unload(Module *m, char *src)
 {
 	if (m)
 		afree(m->a);
-	free(src);
+	freefile(src);
 }
 
 /* Parses "9.0" into major and minor. */

@@ -1808,7 +1808,7 @@ cmdopt(int argc, char **argv)
 	rc = optimize(&o, src, n, &text);
 	unload(orig, 0);
 	if (rc < 0) {
-		free(src);
+		freefile(src);
 		return 2;
 	}
 	rc = writeatomic(o.out, text.p ? text.p : "", text.n, o.inplace, o.in)
@@ -1816,6 +1816,6 @@ cmdopt(int argc, char **argv)
 	if (o.cpu)
 		cpuline(&o);
 	free(text.p);
-	free(src);
+	freefile(src);
 	return rc;
 }

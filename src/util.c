@@ -350,15 +350,78 @@ interns(const char *s)
 	return intern(s, strlen(s));
 }
 
-/* Reads a whole file, "-" being standard input.  Two NULs follow the
- * bytes read, so the scanner can read the buffer where it lies
- * (parseflags, Pinplace).  A regular file is sized first and read
- * once: growing a buffer by copies would touch three times the pages. */
+/* A file's bytes follow a header that says how they were allocated.  A
+ * large file is read into pages mapped and made at once (huge pages
+ * from 2 MiB), not into malloc's, which the kernel would make one fault
+ * at a time as read() filled them: on ocelot's Sort, 4 MB, that was a
+ * thousand faults and 5-8 % of parse plus emit (bench/RESULTS-trust.md,
+ * nineteenth session).  freefile gives either kind back. */
+enum { Fhdr = 16 };
+
+static char *
+fileblock(size_t cap, size_t *map)
+{
+	size_t want = Fhdr + cap + 2;
+	char *b;
+
+	*map = 0;
+	if (want < Chunksz)
+		b = xmalloc(want);
+	else {
+		*map = want >= Hugesz
+			? (want + Hugesz - 1) & ~(size_t)(Hugesz - 1)
+			: (want + 4095) & ~(size_t)4095;
+		b = chunkmap(*map);
+	}
+	memcpy(b, map, sizeof *map);
+	return b + Fhdr;
+}
+
+static size_t
+filemap(const char *p)
+{
+	size_t map;
+
+	memcpy(&map, p - Fhdr, sizeof map);
+	return map;
+}
+
+void
+freefile(char *p)
+{
+	if (!p)
+		return;
+	if (filemap(p))
+		chunkunmap(p - Fhdr, filemap(p));
+	else
+		free(p - Fhdr);
+}
+
+/* Room for cap bytes and the two NULs, the len bytes read kept. */
+static char *
+filegrow(char *p, size_t len, size_t cap)
+{
+	size_t map;
+	char *q;
+
+	if (!filemap(p))
+		return (char *)xrealloc(p - Fhdr, Fhdr + cap + 2) + Fhdr;
+	q = fileblock(cap, &map);       /* a regular file that grew */
+	memcpy(q, p, len);
+	freefile(p);
+	return q;
+}
+
+/* Reads a whole file, "-" being standard input, into a buffer that
+ * freefile gives back.  Two NULs follow the bytes read, so the scanner
+ * can read the buffer where it lies (parseflags, Pinplace).  A regular
+ * file is sized first and read once: growing a buffer by copies would
+ * touch three times the pages. */
 char *
 readfile(const char *path, size_t *n)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 1 << 16, len = 0, r;
+	size_t cap = 1 << 16, len = 0, r, map;
 	struct stat st;
 	char *p;
 
@@ -366,14 +429,14 @@ readfile(const char *path, size_t *n)
 		return 0;
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;   /* +1: sees the end at once */
-	p = xmalloc(cap + 2);
+	p = fileblock(cap, &map);
 	while ((r = fread(p + len, 1, cap - len, f)) > 0) {
 		len += r;
 		if (len == cap)
-			p = xrealloc(p, (cap *= 2) + 2);
+			p = filegrow(p, len, cap *= 2);
 	}
 	if (ferror(f)) {
-		free(p);
+		freefile(p);
 		if (f != stdin)
 			fclose(f);
 		return 0;

@@ -295,7 +295,7 @@ onefile(const char *path)
 				onefunc(path, src, n, orig, i);
 	}
 	afree(orig->a);
-	free(src);
+	freefile(src);
 }
 
 static int
