@@ -109,6 +109,7 @@ typedef struct Rm {
 	                          * directly or through another chain */
 	uint32_t *site0, *site;  /* per register: where it is written
 	                          * (site[site0[r] .. site0[r + 1]]) */
+	uint32_t *unk, nunk;     /* the unknown instructions */
 	Dom *view;
 	int32_t *scope;          /* per statement: its innermost { (or -1),
 	                          * innerscope() */
@@ -117,6 +118,20 @@ typedef struct Rm {
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
+
+/* Does register x hold at `at` what it held at statement from?  An
+ * unknown instruction between may be a wait that completes some
+ * asynchronous write of it, named or not, so none may lie on a path
+ * between either: the validators forget every value there (vearly.c;
+ * the opt fuzzer's fo60 had remat=loop copy early's `mov %r1264,
+ * %pxe0_15` past one, and the validator refused the rewrite). */
+static int
+held(Rm *r, uint32_t from, uint32_t at, int32_t x)
+{
+	return domstable(r->view, from, at, r->site + r->site0[x],
+		r->site0[x + 1] - r->site0[x])
+		&& (!r->nunk || domstable(r->view, from, at, r->unk, r->nunk));
+}
 
 /* remat=loop: a copy at `at` of chain statement d, whose value depends
  * on a register that changes, is right only if every register d reads
@@ -134,11 +149,8 @@ fresh(Func *f, Rm *r, int32_t d, uint32_t at)
 	int ok = 1;
 
 	defuse(&f->stmt[d], &dv, &uv);
-	for (uint32_t k = 0; k < uv.n && ok; k++) {
-		int32_t u = uv.v[k];
-		ok = domstable(r->view, (uint32_t)d, at, r->site + r->site0[u],
-			r->site0[u + 1] - r->site0[u]);
-	}
+	for (uint32_t k = 0; k < uv.n && ok; k++)
+		ok = held(r, (uint32_t)d, at, uv.v[k]);
 	free(dv.v);
 	free(uv.v);
 	return ok;
@@ -161,8 +173,7 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	 * copied to `at`, is read there as it is, if it holds there what it
 	 * held where the statement ran */
 	if (d < 0 && r->loop && reader >= 0 && r->var[x])
-		return domstable(r->view, (uint32_t)reader, at,
-			r->site + r->site0[x], r->site0[x + 1] - r->site0[x]);
+		return held(r, (uint32_t)reader, at, x);
 	/* a definition in the region itself runs again only for a read
 	 * far below it (remat=loop): Triton computes the offsets of K and
 	 * V once, for K, and keeps them for V hundreds of statements on.
@@ -450,10 +461,13 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 			r.site0[x + 1] = r.site0[x] + r.ndefs[x];
 		r.site = xmalloc((r.site0[n] + 1) * sizeof *r.site);
 		uint32_t *fill = calloc(n, sizeof *fill);
+		r.unk = xmalloc((f->nstmt + 1) * sizeof *r.unk);
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			Rv dv = {0}, uv = {0};
 			if (f->stmt[i].kind != Sins)
 				continue;
+			if (f->stmt[i].op == Ounknown)
+				r.unk[r.nunk++] = i;
 			defuse(&f->stmt[i], &dv, &uv);
 			for (uint32_t k = 0; k < dv.n; k++)
 				r.site[r.site0[dv.v[k]] + fill[dv.v[k]]++] = i;
@@ -476,6 +490,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	free(r.vary);
 	free(r.site0);
 	free(r.site);
+	free(r.unk);
 	if (r.nins) {
 		Stmt *v = alloc(m->a, (f->nstmt + r.nins) * sizeof *v);
 		uint32_t k = 0, j = 0;
