@@ -269,15 +269,16 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 	}
 	/* from's own write of what it reads counts too (>= from): the
 	 * copy would read the value from wrote, not the one it read.
-	 * A write after to in to's block reaches to again when that
+	 * A write at or after to in to's block reaches to again when that
 	 * block lies on a cycle that does not pass from's: the loop's
 	 * next iteration (fo51: a copy of `shl %r1310, %r14` at the top of
 	 * a loop that writes %r14 lower down had been taken, by remat=loop
-	 * and by the validator alike) */
+	 * and by the validator alike; fo61: the write was the statement
+	 * at to itself, an ldmatrix the copy was put before) */
 	int cyc = -1;
 	for (uint32_t k = 0; k < nsite; k++) {
 		uint32_t s = site[k], bs = d->g.blk[s];
-		if (bs == ba && s > to && cyc < 0) {
+		if (bs == ba && s >= to && cyc < 0) {
 			if (d->hblk != ba || d->hfrom != bd) {
 				reach(d, d->H, ba, bd, 1);
 				d->hblk = ba;
