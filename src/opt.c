@@ -428,6 +428,23 @@ loopier(Fig g, Fig b)
 	return 50 * sasscost(g) > 51 * sasscost(b);
 }
 
+/* A variant that adds pin=loop or pin=loopall to a pick p: the pins
+ * must take spills away without adding instructions to p's loops, a
+ * local access counted as one.  Of eight such pairs timed on the H200
+ * (bench/RESULTS.md, fifteenth, sixteenth and nineteenth sessions), the
+ * four whose loops held as many instructions as their parents' ran
+ * 0.2-2.8 % faster; the four that added 20-1,576 ran 4.7-38 % slower,
+ * two of them (an sm_80 kernel, 4605/12 against 4303/37, and a d256 n32
+ * one, 1213/0 against 1193/4) cheaper by loopier()'s weights: a pin is
+ * a shuffle with a non-constant member mask, which ptxas wraps in
+ * WARPSYNC and collective code, on the address math of the loop's
+ * loads. */
+static int
+pinloopier(Fig g, Fig p)
+{
+	return loopier(g, p) || (g.loop >= 0 && p.loop >= 0 && g.loop > p.loop);
+}
+
 /* Variant figures g are worth a rewrite of a kernel with figures b:
  * better, and by more than registers.  Fewer registers alone is no
  * reason: measured on the H200, a Triton kernel that did not spill ran
@@ -860,6 +877,9 @@ typedef struct Kern {
 	Fig altf;
 	int veto;           /* --sass-guard: the best variant it refused */
 	Fig vetof;
+	int vetopar;        /* the pick it extends, when refused against
+	                     * that one (pinloopier) */
+	Fig vetoparf;
 	int nrank;          /* the variants worth taking, best first: */
 	int *rank;          /* when the pick is not proven, the next one */
 	Fig *rankf;         /* (both rounds; room for 2 * Maxvar, in the
@@ -944,6 +964,11 @@ vetonote(Optreq *o, Kern *k, Pipe *v)
 		k->vetof.local, k->before.loop, k->before.local,
 		k->vetof.out, k->before.out, k->vetof.exposed,
 		k->before.exposed);
+	if (k->vetopar)
+		fprintf(o->log, "%s: note: %s: the pick it extends, %s, holds "
+			"%ld and %ld: its pins add instructions to the loops\n",
+			progname, k->name, v[k->vetopar].text,
+			k->vetoparf.loop, k->vetoparf.local);
 }
 
 static void
@@ -987,6 +1012,12 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 					k[i].before.loop, k[i].before.local,
 					k[i].vetof.out, k[i].before.out,
 					k[i].vetof.exposed, k[i].before.exposed);
+			if (refused(&k[i]) && k[i].vetopar)
+				fprintf(o->log, ", \"sass_guard_parent\": {"
+					"\"pipeline\": \"%s\", \"loop\": %ld, "
+					"\"loop_local\": %ld}",
+					v[k[i].vetopar].text,
+					k[i].vetoparf.loop, k[i].vetoparf.local);
 			fprintf(o->log, "}");
 		}
 		fprintf(o->log, "\n]}\n");
@@ -1442,13 +1473,18 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 			Fig g = figure(&var[j], f->name);
 			int par = var[j].pipe.parent;
 			int loopy = o->nvdisasm && (loopier(g, x->before)
-				|| (par && loopier(g, figure(&var[par], f->name))));
+				|| (par && pinloopier(g, figure(&var[par],
+				f->name))));
 			if (!worth(o, g, x->before))
 				;
 			else if (!loopy)
 				rankin(o, x, j, g);
-			else if (!x->veto || better(g, x->vetof, o->unserial))
+			else if (!x->veto || better(g, x->vetof, o->unserial)) {
 				x->veto = j, x->vetof = g;
+				x->vetopar = loopier(g, x->before) ? 0 : par;
+				if (x->vetopar)
+					x->vetoparf = figure(&var[par], f->name);
+			}
 			if (g.ok && !g.serial && !loopy         /* one it takes */
 			&& (!x->alt || better(g, x->altf, 0)))
 				x->alt = j, x->altf = g;

@@ -5,10 +5,13 @@
 # variant with pin=loop's pins (a %tid.x read, then a pin), so that
 # such a variant would win on spill; a stand-in nvdisasm gives the
 # input 1000 instructions in a loop, 20 of them local memory, a
-# pin=loop variant 950 (GUARD_MODE=gain) or 1200 (loss: more than the
-# pick it extends, yet under the input's 1320 of cost), every other
-# variant 1000.  Without --sass-guard no pin=loop variant is tried;
-# with it, gain takes one and loss does not, with --refine 0 too.  Needs ptxas (77).
+# pin=loop variant 950 (GUARD_MODE=gain), 1200 (loss: more than the
+# pick it extends, yet under the input's 1320 of cost) or 1010 (more:
+# within the 2 % loopier() allows, but pins that add instructions to
+# the loops of the pick they extend are refused all the same), every
+# other variant 1000.  Without --sass-guard no pin=loop variant is
+# tried; with it, gain takes one and loss and more do not, with
+# --refine 0 too.  Needs ptxas (77).
 # usage: optpinloop.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
@@ -35,7 +38,7 @@ cat >"$tmp/nvdisasm" <<'MOCK'
 p=${2%.cubin}.ptx n=1000 l=0
 case $(basename "$2") in v0.cubin) l=20 ;; esac
 if grep -A1 '%tid.x;' "$p" | grep -q 'mov.u32 %pxp0, %laneid;'; then
-	case $GUARD_MODE in gain) n=950 ;; loss) n=1200 ;; esac
+	case $GUARD_MODE in gain) n=950 ;; loss) n=1200 ;; more) n=1010 ;; esac
 fi
 exec sh "$MOCKSASS" $n $l "$2"
 MOCK
@@ -49,7 +52,7 @@ grep -q 'pin=loop' "$tmp/plain.log" && no "without --sass-guard: pin=loop tried"
 grep -q '"pipeline": "remat' "$tmp/plain.log" \
 	|| no "the pick has no remat: nothing for pin=loop to extend" "$tmp/plain.log"
 
-for m in gain loss; do
+for m in gain loss more; do
 	GUARD_MODE=$m PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/$m.ptx" \
 		$opts --sass-guard >"$tmp/$m.log" 2>&1 || no "opt $m" "$tmp/$m.log"
 	grep -q '^ *255 *0 *0 .* [0-9]*/0  .*,pin=loop' "$tmp/$m.log" \
@@ -62,6 +65,9 @@ grep -q "$pick[^\"]*pin=loop" "$tmp/loss.log" && no "loss: pin=loop taken" "$tmp
 grep -q "$pick"remat "$tmp/loss.log" || no "loss: its pick is not the plain search's kind" "$tmp/loss.log"
 grep -q '"sass_guard_refused": {"pipeline": "[^"]*pin=loop", "spill_bytes": 0, "loop": 1201' \
 	"$tmp/loss.log" || no "loss: the refusal not named" "$tmp/loss.log"
+grep -q "$pick[^\"]*pin=loop" "$tmp/more.log" && no "more: pin=loop taken" "$tmp/more.log"
+grep -q '"sass_guard_refused": {"pipeline": "[^"]*pin=loop", "spill_bytes": 0, "loop": 1011.*"sass_guard_parent": {"pipeline": "remat[^"]*", "loop": 1001, "loop_local": 0}' \
+	"$tmp/more.log" || no "more: the refusal and the pick it extends not named" "$tmp/more.log"
 # the drop-in's default, no refining round: the guard's candidates come
 # all the same (before, --refine 0 tried none)
 GUARD_MODE=gain PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/r0.ptx" \
