@@ -430,12 +430,13 @@ loopier(Fig g, Fig b)
 
 /* A variant that adds pin=loop or pin=loopall to a pick p: the pins
  * must take spills away without adding instructions to p's loops, a
- * local access counted as one.  Of eight such pairs timed on the H200
+ * local access counted as one.  Of twelve such pairs timed on the H200
  * (bench/RESULTS.md, fifteenth, sixteenth and nineteenth sessions), the
  * four whose loops held as many instructions as their parents' ran
- * 0.2-2.8 % faster; the four that added 20-1,576 ran 4.7-38 % slower,
- * two of them (an sm_80 kernel, 4605/12 against 4303/37, and a d256 n32
- * one, 1213/0 against 1193/4) cheaper by loopier()'s weights: a pin is
+ * 0.2-2.8 % faster; the eight that added 20-1,657 ran 4.7-58 % slower,
+ * three of them cheaper by loopier()'s weights (an sm_80 kernel,
+ * 4605/12 against 4303/37; a d256 n32 one, 1213/0 against 1193/4; a
+ * d256 n64 one, by 29 fewer loads spilled in flight): a pin is
  * a shuffle with a non-constant member mask, which ptxas wraps in
  * WARPSYNC and collective code, on the address math of the loop's
  * loads. */
