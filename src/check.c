@@ -113,6 +113,73 @@ branches(Func *f, Diag *d, Lab *l)
 	}
 }
 
+/* A register name declared twice in one scope: ptxas rejects it
+ * ("Duplicate definition"), and the binding would leave the statements
+ * between the two declarations naming one register and those after it
+ * another that prints the same (the opt fuzzer, in CI: remat=loop's
+ * copy, printed by name, then read the other one).  A scope is a { }
+ * (an inline asm block may shadow outer names) or the body; a range
+ * %r<N> and a plain %r do not collide.  Each declaration gets its
+ * scope's number; sorted by name, kind and scope, a repeat stands next
+ * to the first. */
+typedef struct Dn { Str name; uint32_t range, scope, at; } Dn;
+
+static int
+dncmp(const void *a, const void *b)
+{
+	const Dn *x = a, *y = b;
+
+	if (x->name != y->name)
+		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
+	if (x->range != y->range)
+		return x->range < y->range ? -1 : 1;
+	if (x->scope != y->scope)
+		return x->scope < y->scope ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void
+redeclared(Func *f, Diag *d)
+{
+	Dn *v = 0;
+	uint32_t n = 0, cap = 0, stack[256], depth = 0, next = 0, cur = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sopen) {
+			if (depth < countof(stack))
+				stack[depth] = cur;
+			depth++;
+			cur = ++next;
+		}
+		if (s->kind == Sclose && depth && --depth < countof(stack))
+			cur = stack[depth];
+		if (s->kind != Sdecl || !s->decl->nattr
+		|| strcmp(s->decl->attr[0], ".reg"))
+			continue;
+		for (uint32_t k = 0; k < s->decl->nname; k++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof *v);
+			}
+			v[n++] = (Dn){s->decl->name[k].name,
+				s->decl->name[k].count >= 0, cur, i};
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, dncmp);
+	for (uint32_t k = 1; k < n; k++) {
+		if (v[k].name != v[k - 1].name || v[k].range != v[k - 1].range
+		|| v[k].scope != v[k - 1].scope)
+			continue;
+		Stmt *s = &f->stmt[v[k].at];
+		diag(d, "error", s->pos, s->text.off, s->text.len,
+			"register '%s%s' declared twice in one scope",
+			v[k].name, v[k].range ? "<>" : "");
+	}
+	free(v);
+}
+
 /* How many registers the vector operand of s must hold, or 0 when
  * this does not know: ld/st .v2/.v4/.v8, and tcgen05.ld/st, whose
  * .xN repeats a shape of 1 (32x32b, 16x32bx2), 2 (16x64b) or 4
@@ -229,6 +296,7 @@ check(Module *m, Diag *d)
 		for (uint32_t k = 0; k < f->nstmt; k++)
 			if (f->stmt[k].kind == Sins)
 				checkins(d, &kn, &f->stmt[k]);
+		redeclared(f, d);
 		labels(f, d, &l);
 		branches(f, d, &l);
 		free(l.v);
