@@ -1471,20 +1471,23 @@ rankall(Optreq *o, Module *orig, Var *var, int nv, Kern *k)
 		x->name = f->name;
 		x->before = x->after = figure(&var[0], f->name);
 		for (int j = 1; j < nv; j++) {
-			Fig g = figure(&var[j], f->name);
+			Fig g = figure(&var[j], f->name), pf = {0};
 			int par = var[j].pipe.parent;
-			int loopy = o->nvdisasm && (loopier(g, x->before)
-				|| (par && pinloopier(g, figure(&var[par],
-				f->name))));
+			if (par)
+				pf = figure(&var[par], f->name);
+			/* loopier than the input, or (only) than its parent */
+			int vsin = o->nvdisasm && loopier(g, x->before);
+			int vspar = o->nvdisasm && !vsin && par
+				&& pinloopier(g, pf);
+			int loopy = vsin || vspar;
 			if (!worth(o, g, x->before))
 				;
 			else if (!loopy)
 				rankin(o, x, j, g);
 			else if (!x->veto || better(g, x->vetof, o->unserial)) {
 				x->veto = j, x->vetof = g;
-				x->vetopar = loopier(g, x->before) ? 0 : par;
-				if (x->vetopar)
-					x->vetoparf = figure(&var[par], f->name);
+				x->vetopar = vspar ? par : 0;
+				x->vetoparf = pf;
 			}
 			if (g.ok && !g.serial && !loopy         /* one it takes */
 			&& (!x->alt || better(g, x->altf, 0)))
