@@ -15,10 +15,11 @@
  * ptxas then spills nothing (bench/RESULTS.md, eleventh session).
  *
  * The group goes down past arithmetic, plain loads and stores,
- * tcgen05.ld, tcgen05.wait, cp.async.wait_*, tcgen05.st to other
- * columns (the same address plus constants, .32x32b) and CTA barriers,
- * none of them touching its registers or another tcgen05.ld's, up to
- * the first statement that does not pass; only when it crosses a fixed
+ * cp.async.wait_*, CTA barriers and, once past the first of those,
+ * tcgen05.ld, tcgen05.wait and tcgen05.st to other columns (the same
+ * address plus constants, .32x32b), none of them touching its
+ * registers or another tcgen05.ld's, up to the first statement that
+ * does not pass; only when it crosses a fixed
  * statement or a barrier (else tsink's rules apply), in a kernel of at
  * most 4 warps with no cta_group::2, and when from there to the next
  * barrier the code is straight and issues no tcgen05.mma, cp or shift,
@@ -491,7 +492,11 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 		return 1;
 	case Kld: case Kst:     /* opklass: volatile and the like are Kord */
 		return 1;
-	case Ktmem:
+	case Ktmem:     /* before the first fixed statement or barrier the
+	                 * validator's segment proof orders tensor memory
+	                 * with itself (fo62: a tcgen05.wait::st passed) */
+		if (!*anchor)
+			return 0;
 		return s->op != Otcgen05_st
 			|| othercolumns(f, lo, g->at[0], j);
 	case Kfull:
