@@ -194,10 +194,16 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	Stmt *s = &f->stmt[d];
 	if (r->loop && r->vary[x] && !fresh(f, r, d, at))
 		return 0;
+	/* the value is the definition's only where it has surely run: a
+	 * read it does not dominate may see the register unset, and a copy
+	 * would set it (mutated tests: `mov %r1, %tid.x` after reads of
+	 * %r1; the validator refuses that).  A load runs again only where
+	 * it has surely run anyway: it may fault where it did not. */
+	if (!r->view)
+		r->view = domnew(f);
+	if (!domdominates(r->view, (uint32_t)d, at))
+		return 0;
 	if (s->op == Old && hasmod(s, ".nc")) {
-		/* a load runs again only where it has surely run */
-		if (!r->view)
-			r->view = domnew(f);
 		if (!domdominates(r->view, (uint32_t)d, g->first))
 			return 0;
 	} else if (!r->leaf[d]) {

@@ -176,8 +176,11 @@ domfree(Dom *d)
 }
 
 /* dom[b]: block a dominates block b.  a dominates b iff b == a, or b
- * is not the entry and a dominates every predecessor of b (unreached
- * blocks: yes). */
+ * is not the entry and a dominates every predecessor of b.  A block no
+ * edge reaches (nvcc -G leaves a label after each bra.uni) counts as
+ * dominated by none, nor what it falls into: stricter than it need be,
+ * but the validator's own data-flow (vremat.c) lets nothing flow out
+ * of such a block either, so pass and validator agree. */
 static void
 domblocks(Dom *d, uint32_t a)
 {
