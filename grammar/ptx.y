@@ -86,6 +86,7 @@ static int32_t regrange(Loc *, Parser *, yyscan_t, Tok);
 %type <stmt> ins
 %type <inl> inlined
 %type <str> fnname
+%type <tok> lnum
 
 %left '|'
 %left '^'
@@ -330,11 +331,11 @@ stmt
 		{ addstmt(P, mkstmt(P, Sopen, 0), &@1); P->depth++; }
 	  stmts '}'
 		{ P->depth--; addstmt(P, mkstmt(P, Sclose, 0), &@4); }
-	| LOC INT INT INT
+	| LOC lnum lnum lnum
 		{ addstmt(P, mkloc(P, $2, $3, $4, 0, 0), &@$); }
-	| LOC INT INT INT ',' fnname
+	| LOC lnum lnum lnum ',' fnname
 		{ addstmt(P, mkloc(P, $2, $3, $4, $6, 0), &@$); }
-	| LOC INT INT INT ',' fnname ',' inlined
+	| LOC lnum lnum lnum ',' fnname ',' inlined
 		{ addstmt(P, mkloc(P, $2, $3, $4, $6, $8), &@$); }
 	| PRAGMA strs ';'
 		{ Stmt *s = mkstmt(P, Spragma, 0);
@@ -367,11 +368,21 @@ fnname
 	;
 
 inlined
-	: WORD INT INT INT      { $$[0] = toint($2); $$[1] = toint($3);
+	: WORD lnum lnum lnum   { $$[0] = toint($2); $$[1] = toint($3);
 				  $$[2] = toint($4);
 				  if (strcmp(tokstr(P, $1), "inlined_at"))
 					ptxerror(&@1, P, scanner,
 					    "expected inlined_at"); }
+	;
+
+/* A .loc number: ptxas says "Constant overflow" past 2^31 - 1, and a
+ * wrapped one, printed again (locfix copies inlined_at's), would not
+ * read back (opt fuzzer) */
+lnum
+	: INT                   { $$ = $1;
+				  if (!smallint($1))
+					ptxerror(&@1, P, scanner,
+					    "constant overflow"); }
 	;
 
 toks

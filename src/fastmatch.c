@@ -270,6 +270,8 @@ locmatch(const char *p, Tok v[3])
 		if (!(q = digits(p, Cdig, 1, INT32_MAX)))
 			return 0;
 		v[i] = (Tok){p, (uint32_t)(q - p)};
+		if (q - p > 9 && !smallint(v[i]))
+			return 0;       /* the grammar says it overflows */
 		p = q;
 	}
 	for (q = p; IS(q, Csp) || *q == '\r'; q++)

@@ -2,6 +2,7 @@
  * statement keeps its byte span and the trivia before it, so the writer
  * can give the input back byte for byte; registers are resolved against
  * their (possibly nested) declarations once a body is complete. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
@@ -96,6 +97,18 @@ int32_t
 toint(Tok t)
 {
 	return (int32_t)strtol(t.s, 0, 0);
+}
+
+/* t is at most 2^31 - 1: toint gives it back */
+int
+smallint(Tok t)
+{
+	char *e;
+	long v;
+
+	errno = 0;
+	v = strtol(t.s, &e, 0);
+	return !errno && v >= 0 && v <= INT32_MAX;
 }
 
 Str

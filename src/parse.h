@@ -116,5 +116,6 @@ void secarg(Parser *, Str, int first);
 void seclabel(Parser *, Str);
 void secend(Parser *, const Loc *);
 int32_t toint(Tok);
+int smallint(Tok);
 
 #endif
