@@ -129,12 +129,16 @@ tsink(Func *f, const uint32_t *lines)
 
 	labeltargets(f, tgt);
 	Stmt *tmp = xmalloc((f->nstmt + 1) * sizeof *tmp);
-	uint32_t moved = 0;
+	uint32_t moved = 0, depth = 0;
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
+		depth += s->kind == Sopen;
+		depth -= s->kind == Sclose && depth;
+		/* what a { } scope holds (inline asm) stays as written: the
+		 * validator takes it as fixed (mutated tests) */
 		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
-		|| !inlines(lines, s))
+		|| depth || !inlines(lines, s))
 			continue;
 		regsof(s, &ld);         /* crossable() reads ld, fills r */
 		uint32_t w = i + 1, e;
