@@ -749,7 +749,7 @@ counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 	return *q < i;
 }
 
-/* B's group at i, the same statements as A's at k: its size, or 0. */
+/* B's group at i, statements of A's at k: its size, or 0. */
 static uint32_t
 samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint8_t *gr)
@@ -758,23 +758,31 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint32_t n = group(fb, i, g, gw, gr, 0);
 	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
 	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
-	int same = n && group(fa, k, ga, aw, ar, 1) == n;
-	Str *ta = xmalloc((n + 1) * sizeof *ta), *tb = xmalloc((n + 1)
+	uint32_t na = n ? group(fa, k, ga, aw, ar, 1) : 0;
+	int same = n && na >= n;
+	Str *ta = xmalloc((na + 1) * sizeof *ta), *tb = xmalloc((n + 1)
 		* sizeof *tb);
 
-	/* the same statements, in any order: a scheduler may have
-	 * reordered the arithmetic before the group moved, and body()
-	 * proves that order once the group is back (moveback) */
-	for (uint32_t m = 0; same && m < n; m++) {
+	/* A's statements, in any order: a scheduler may have reordered
+	 * the arithmetic before the group moved, and body() proves that
+	 * order once the group is back (moveback).  B's group may leave
+	 * some of A's arithmetic behind (a scheduler moved it past a
+	 * barrier first): it stays where B has it, and body() proves that
+	 * too; what is moved back commutes with all it passes either way
+	 * (passes()).  Both hold the load and its wait (group()). */
+	for (uint32_t m = 0; same && m < na; m++)
 		ta[m] = plaintext(fa, &fa->stmt[ga[m]]);
+	for (uint32_t m = 0; same && m < n; m++)
 		tb[m] = plaintext(fb, &fb->stmt[g[m]]);
-	}
 	if (same) {
-		qsort(ta, n, sizeof *ta, vptrcmp);
+		qsort(ta, na, sizeof *ta, vptrcmp);
 		qsort(tb, n, sizeof *tb, vptrcmp);
 	}
-	for (uint32_t m = 0; same && m < n; m++)
-		same = ta[m] == tb[m];
+	for (uint32_t m = 0, x = 0; same && m < n; m++, x++) {
+		while (x < na && ta[x] != tb[m])
+			x++;
+		same = x < na;
+	}
 	free(ta);
 	free(tb);
 	free(ga);
