@@ -105,10 +105,10 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
 /* The group at the tcgen05.ld at i: its statements' indices into g,
  * their registers (written, read) marked in w and r; 0 when there is
  * no unguarded tcgen05.wait::ld right after the load.  loose: after
- * the wait, pass over arithmetic apart from the group (the original's
- * group, which an earlier pass may have closed up before tsink=far
- * moved it: tsink takes the load and its wait down past such a
- * statement).  Which statements pair is a guess; the order of B' is
+ * the wait, pass over arithmetic and plain loads and stores apart from
+ * the group (the original's group, which an earlier pass may have
+ * closed up before tsink=far moved it: tsink takes the load and its
+ * wait down past such statements).  Which statements pair is a guess; the order of B' is
  * proven by body() once the group is back. */
 static uint32_t
 group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
@@ -140,8 +140,11 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 			for (uint32_t k = 0; k < a.nuse; k++)
 				r[a.use[k]] = 1;
 		}
-		int skip = !take && loose && waited && veffect(s) == Enone
-			&& apartfrom(&a, w, r);
+		/* tsink closes a group up past arithmetic and plain loads
+		 * and stores (passes/across.c) */
+		int e = veffect(s);
+		int skip = !take && loose && waited && (e == Enone
+			|| e == Eread || e == Ewrite) && apartfrom(&a, w, r);
 		free(a.def);
 		free(a.use);
 		if (skip)
