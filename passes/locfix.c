@@ -126,3 +126,40 @@ locfix(Module *m, Func *f)
 	free(s.used);
 	return need;
 }
+
+/* check's side of the same rule, over the file as ptxas reads it (a
+ * place an earlier function names counts): an error at each inlined
+ * .loc whose call site no .loc before it has named.  A rewrite cannot
+ * mend such an input, and ptxas rejects it anyway. */
+int
+locorder(Module *m, Diag *d)
+{
+	Seen s = {0};
+	int n = 0, any = 0;
+
+	/* most files inline nothing: no set to build then */
+	for (uint32_t i = 0; i < m->nitem && !any; i++)
+		for (uint32_t k = 0; m->item[i].kind == Ifunc
+		&& k < m->item[i].fn->nstmt && !any; k++)
+			any = inlined(&m->item[i].fn->stmt[k]);
+	for (uint32_t i = 0; i < m->nitem && any; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		for (uint32_t k = 0; k < f->nstmt; k++) {
+			Stmt *t = &f->stmt[k];
+			if (inlined(t) && !seen(&s, t->ll->inl)) {
+				diag(d, "error", t->pos, t->text.off, t->text.len,
+					"inlined_at %d %d %d names no place an "
+					"earlier .loc has", t->ll->inl[0],
+					t->ll->inl[1], t->ll->inl[2]);
+				n++;
+			}
+			if (t->kind == Sloc)
+				add(&s, t->ll->loc);
+		}
+	}
+	free(s.k);
+	free(s.used);
+	return n;
+}

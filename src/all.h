@@ -673,6 +673,7 @@ Opnd *intopnd(Module *, const char *n);
 
 /* ---- locfix.c ---- */
 uint32_t locfix(Module *, Func *);
+int locorder(Module *, Diag *);    /* check: ptxas's inlined_at rule */
 
 /* ---- wgsplit.c ---- */
 uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);

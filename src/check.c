@@ -329,5 +329,6 @@ check(Module *m, Diag *d)
 		branches(f, d, &l);
 		free(l.v);
 	}
+	locorder(m, d);
 	return d->nerr - before;
 }
