@@ -468,6 +468,47 @@ touches(const Regs *r, const uint8_t *tm, int bits)
 	return 0;
 }
 
+static int
+sametext(Func *f, uint32_t a, const Buf *t)
+{
+	Buf b = {0};
+	int eq;
+
+	if (f->stmt[a].kind != Sins)
+		return 0;
+	printstmt(&b, f, &f->stmt[a]);
+	eq = b.n == t->n && !memcmp(b.p, t->p, b.n);
+	free(b.p);
+	return eq;
+}
+
+/* Statement i, rising past the run at lo, has a twin (the same text)
+ * in the segment it would join, or among those that left that segment
+ * rising past the run above it.  The validator pairs a segment's
+ * statements by text: two equal ones risen in turn past two runs, the
+ * first out of the segment the second joins, pair wrongly there and
+ * are refused (opt fuzzer, fo65).  The same statement rising again
+ * (Triton's converts past a wait loop, then a cp.async.wait_group) has
+ * no twin there. */
+static int
+twinabove(Func *f, uint32_t lo, uint32_t i, const uint8_t *fx,
+	const Dies *d)
+{
+	Buf t = {0};
+	uint32_t j = lo;
+	int hit = 0;
+
+	printstmt(&t, f, &f->stmt[i]);
+	while (!hit && j > 0 && !fx[j - 1])
+		hit = sametext(f, --j, &t);
+	while (j > 0 && fx[j - 1])
+		j--;
+	while (!hit && j > 0 && !fx[j - 1] && d->risen[j - 1])
+		hit = sametext(f, --j, &t);
+	free(t.p);
+	return hit;
+}
+
 static uint32_t
 hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	Dies *d, const uint32_t *lines, const uint8_t *tm,
@@ -523,7 +564,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
-		&& gain(f, i, r, d, sn) > 0) {
+		&& gain(f, i, r, d, sn) > 0 && !twinabove(f, lo, i, fx, d)) {
 			up[i - hi] = 1;
 			n++;
 			stampregs(sn->mw, sn->mr, sn->stamp, r);
