@@ -322,6 +322,48 @@ plainstart(const Func *f, uint32_t i)
 	return i;
 }
 
+/* tsinkfar's view of the function's blocks, made when first asked and
+ * dropped when the function changes (passes run one at a time). */
+static Dom *view;
+
+/* Whether block b lies on a cycle: b reached again from its
+ * successors. */
+static int
+cyclic(uint32_t b)
+{
+	uint32_t nb = domnblk(view), n = 0, *st = xmalloc((nb + 1) *
+		sizeof *st);
+	uint8_t *in = calloc(nb + 1, 1);
+	const uint32_t *x;
+	int hit = 0;
+
+	for (uint32_t k = domsuccs(view, b, &x); k--;)
+		if (!in[x[k]])
+			in[x[k]] = 1, st[n++] = x[k];
+	while (n && !hit) {
+		uint32_t c = st[--n];
+		hit = c == b;
+		for (uint32_t k = domsuccs(view, c, &x); k--;)
+			if (!in[x[k]])
+				in[x[k]] = 1, st[n++] = x[k];
+	}
+	free(in);
+	free(st);
+	return hit;
+}
+
+/* The one writer w of a register surely ran, once, before at: it
+ * dominates at and lies on no cycle (a writer after the read, or one a
+ * branch may skip, had been taken: mutated tests; the validator asks
+ * the same, src/vsink.c). */
+static int
+surebefore(const Func *f, uint32_t w, uint32_t at)
+{
+	if (!view)
+		view = domnew((Func *)f);
+	return domdominates(view, w, at) && !cyclic(domblk(view, w));
+}
+
 static int
 sumreg(const Func *f, uint32_t lo, uint32_t at, int32_t r, Sum *s, int depth)
 {
@@ -331,7 +373,8 @@ sumreg(const Func *f, uint32_t lo, uint32_t at, int32_t r, Sum *s, int depth)
 	                                 * that writer (the validator asks
 	                                 * whether it runs once, before) */
 		int64_t one = writer(f, 0, f->nstmt, r);
-		if (one >= 0 && writer(f, 0, (uint32_t)one, r) < 0) {
+		if (one >= 0 && writer(f, 0, (uint32_t)one, r) < 0
+		&& surebefore(f, (uint32_t)one, at)) {
 			w = one;
 			lo = plainstart(f, (uint32_t)one);
 		}
@@ -650,6 +693,8 @@ tsinkfar(Module *m, Func *f, const uint32_t *lines)
 		memcpy(&f->stmt[i], tmp, n * sizeof *tmp);
 		memset(in + i, 0, e - i + 1);
 		f->dirty = 1;
+		domfree(view);
+		view = 0;
 		moved += g.n;
 		i = p - 1;
 	}
@@ -659,5 +704,7 @@ tsinkfar(Module *m, Func *f, const uint32_t *lines)
 	free(g.r);
 	free(tm);
 	free(tgt);
+	domfree(view);
+	view = 0;
 	return moved;
 }
