@@ -346,8 +346,10 @@ chain(Func *f, Rm *r, uint32_t i)
 	for (uint32_t k = 0; k < uv.n && ok; k++) {
 		int32_t u = uv.v[k];
 		ok = r->def[u] >= 0;
-		if (!ok && r->loop && !f->reg[u].pred && u != s->opd[0].reg
-		&& intarith(s))
+		/* a register nothing writes holds no value to copy from
+		 * (mutated tests: the validator refused such a copy) */
+		if (!ok && r->loop && r->ndefs[u] && !f->reg[u].pred
+		&& u != s->opd[0].reg && intarith(s))
 			ok = 1, nvar++;
 		uni &= r->uni[u];
 		vary |= r->vary && r->vary[u];
