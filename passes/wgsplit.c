@@ -351,6 +351,22 @@ markrs(Stmt *s, uint8_t *r, Rv *d, Rv *u)
 		r[d->v[k]] |= 1;
 }
 
+/* Marks (8) the registers of s's vector operands: accumulators and A
+ * fragments.  The slice brings along descriptor math only: a fragment
+ * written after the group's fence (no wgmma.fence between, which the
+ * input lacks too) would, pulled, cross the deferred chain's fence,
+ * and the validator refuses that (mutated tests). */
+static void
+fragments(Stmt *s, uint8_t *r)
+{
+	for (uint32_t k = 0; k < s->nop; k++)
+		for (uint32_t j = 0; s->opd[k].kind == Pvec
+		&& j < s->opd[k].nsub; j++)
+			if (s->opd[k].sub[j].kind == Preg
+			&& s->opd[k].sub[j].reg >= 0)
+				r[s->opd[k].sub[j].reg] |= 8;
+}
+
 /* f's statements from commit on: commit, wait, the late ones, then a
  * fence and the P*V group.  Moves that group's first chain (and its
  * descriptor math) to before commit.  Returns how many wgmmas moved. */
@@ -400,6 +416,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
 			markrs(&f->stmt[i], r, &d, &u);
+			fragments(&f->stmt[i], r);
 			in[i] = 1;
 			n++;
 		}
@@ -417,7 +434,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		if (!need)
 			continue;
 		if (opklass(s) != Kpure || s->guard || d.n != 1
-		|| (r[d.v[0]] & 4))
+		|| (r[d.v[0]] & 12))
 			goto none;
 		in[i] = 1;
 		/* an earlier write of its register is not needed (and, left
