@@ -752,46 +752,44 @@ counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 	return *q < i;
 }
 
-/* B's group at i, statements of A's at k: its size, or 0. */
+/* B's group at i, statements of A's at k: how many of it, or 0. */
 static uint32_t
 samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint8_t *gr)
 {
 	Func *fa = v->a, *fb = v->b;
-	uint32_t n = group(fb, i, g, gw, gr, 0);
+	uint32_t n = group(fb, i, g, gw, gr, 0), m = 0;
 	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
 	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
 	uint32_t na = n ? group(fa, k, ga, aw, ar, 1) : 0;
-	int same = n && na >= n;
-	Str *ta = xmalloc((na + 1) * sizeof *ta), *tb = xmalloc((n + 1)
-		* sizeof *tb);
+	Str *ta = xmalloc((na + 1) * sizeof *ta);
 
 	/* A's statements, in any order: a scheduler may have reordered
 	 * the arithmetic before the group moved, and body() proves that
-	 * order once the group is back (moveback).  B's group may leave
-	 * some of A's arithmetic behind (a scheduler moved it past a
-	 * barrier first): it stays where B has it, and body() proves that
-	 * too; what is moved back commutes with all it passes either way
-	 * (passes()).  Both hold the load and its wait (group()). */
-	for (uint32_t m = 0; same && m < na; m++)
-		ta[m] = plaintext(fa, &fa->stmt[ga[m]]);
-	for (uint32_t m = 0; same && m < n; m++)
-		tb[m] = plaintext(fb, &fb->stmt[g[m]]);
-	if (same) {
-		qsort(ta, na, sizeof *ta, vptrcmp);
-		qsort(tb, n, sizeof *tb, vptrcmp);
-	}
-	for (uint32_t m = 0, x = 0; same && m < n; m++, x++) {
-		while (x < na && ta[x] != tb[m])
+	 * order once the group is back (moveback).  The part of B's group
+	 * that A's holds goes back, from the load on: B's may stop short
+	 * (a scheduler moved some of A's arithmetic past a barrier first)
+	 * or run on (arithmetic A ran after the anchor: tsink=far's group
+	 * closed up on it); what stays is proven where B has it (body()),
+	 * and what goes back commutes with all it passes (passes(), the
+	 * group's registers counted whole).  Both hold the load and its
+	 * wait (group()). */
+	for (uint32_t x = 0; x < na; x++)
+		ta[x] = plaintext(fa, &fa->stmt[ga[x]]);
+	for (; m < n; m++) {
+		Str t = plaintext(fb, &fb->stmt[g[m]]);
+		uint32_t x = 0;
+		while (x < na && ta[x] != t)
 			x++;
-		same = x < na;
+		if (x == na)
+			break;
+		ta[x] = 0;      /* each of A's pairs once */
 	}
 	free(ta);
-	free(tb);
 	free(ga);
 	free(aw);
 	free(ar);
-	return same ? n : 0;
+	return m >= 2 ? m : 0;
 }
 
 /* B': the group at i (statements g, with the .loc lines among them)
