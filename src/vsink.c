@@ -104,12 +104,12 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
 
 /* The group at the tcgen05.ld at i: its statements' indices into g,
  * their registers (written, read) marked in w and r; 0 when there is
- * no unguarded tcgen05.wait::ld right after the load.  loose: after
- * the wait, pass over arithmetic and plain loads and stores apart from
- * the group (the original's group, which an earlier pass may have
- * closed up before tsink=far moved it: tsink takes the load and its
- * wait down past such statements).  Which statements pair is a guess; the order of B' is
- * proven by body() once the group is back. */
+ * no unguarded tcgen05.wait::ld right after the load.  loose: pass
+ * over arithmetic and plain loads and stores apart from the group,
+ * before the wait too (the original's group, which an earlier pass may
+ * have closed up before tsink=far moved it: tsink takes the load and
+ * its wait down past such statements).  Which statements pair is a
+ * guess; the order of B' is proven by body() once the group is back. */
 static uint32_t
 group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 {
@@ -143,8 +143,8 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 		/* tsink closes a group up past arithmetic and plain loads
 		 * and stores (passes/across.c) */
 		int e = veffect(s);
-		int skip = !take && loose && waited && (e == Enone
-			|| e == Eread || e == Ewrite) && apartfrom(&a, w, r);
+		int skip = !take && loose && (e == Enone || e == Eread
+			|| e == Ewrite) && apartfrom(&a, w, r);
 		free(a.def);
 		free(a.use);
 		if (skip)
