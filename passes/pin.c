@@ -435,8 +435,8 @@ inscope(Func *f, uint32_t at)
 
 /* Whether the convert at q may move up to right after at: nothing
  * between reads or writes its result or writes its inputs, and no
- * scope, declaration or asynchronous (wgmma, tcgen05) statement
- * stands between. */
+ * scope, declaration, asynchronous (wgmma, tcgen05) or unknown
+ * statement stands between. */
 static int
 canrise(Func *f, uint32_t at, uint32_t q, Rv *d, Rv *u)
 {
@@ -446,8 +446,8 @@ canrise(Func *f, uint32_t at, uint32_t q, Rv *d, Rv *u)
 	for (uint32_t j = at + 1; j < q; j++) {
 		Stmt *s = &f->stmt[j];
 		if (s->kind == Sopen || s->kind == Sclose || s->kind == Sdecl
-		|| asyncname(s))
-			return 0;
+		|| asyncname(s) || (s->kind == Sins && s->op == Ounknown))
+			return 0;       /* an unknown one may be a wait (fo66) */
 		if (s->kind == Sins && (writesinput(c, s, d, u)
 		|| inrv(d, r) || inrv(u, r)))
 			return 0;
