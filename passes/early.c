@@ -323,24 +323,37 @@ writesx(Ctx *x, Stmt *s, const uint8_t *inx)
 }
 
 /* Forward must-analysis over the blocks: avail[b] whether the value is
- * there on entry to b.  Optimistic start, iterated down. */
+ * there on entry to b.  Optimistic start, iterated down.  A block the
+ * entry does not reach (code after a ret) gives nothing: its burst
+ * runs never, and the validator's data-flow lets no value out of it
+ * (mutated tests). */
 static void
 avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx, uint8_t *in)
 {
-	uint8_t *out = xmalloc(A->nblk + 1);
+	uint8_t *out = xmalloc(A->nblk + 1), *live = calloc(A->nblk + 1, 1);
 	int changed = 1;
 
+	live[0] = 1;
+	while (changed) {
+		changed = 0;
+		for (uint32_t b = 1; b < A->nblk; b++)
+			for (uint32_t k = 0; !live[b]
+			&& k < A->blk[b].npred; k++)
+				if (live[A->blk[b].pred[k]])
+					live[b] = 1, changed = 1;
+	}
 	for (uint32_t b = 0; b < A->nblk; b++)
-		in[b] = b != 0, out[b] = 1;
+		in[b] = b != 0, out[b] = live[b];
+	changed = 1;
 	while (changed) {
 		changed = 0;
 		for (uint32_t b = 0; b < A->nblk; b++) {
 			Blk *B = &A->blk[b];
-			uint8_t v = b != 0 && B->npred > 0, o;
+			uint8_t v = b != 0 && B->npred > 0 && live[b], o;
 			for (uint32_t k = 0; k < B->npred && v; k++)
 				v = out[B->pred[k]];
 			o = v;
-			for (uint32_t i = B->first; i < B->end; i++) {
+			for (uint32_t i = B->first; live[b] && i < B->end; i++) {
 				if (writesx(x, &x->f->stmt[i], inx))
 					o = 0;
 				if (i == bu[b])
@@ -353,6 +366,7 @@ avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx, uint8_t *in)
 		}
 	}
 	free(out);
+	free(live);
 }
 
 /* Whether the value is there at statement i. */
