@@ -228,7 +228,11 @@ add(Pins *p, uint32_t at, int32_t r)
 	p->reg[p->n++] = r;
 }
 
-/* Early's sums that only a later block reads, in blocks on no cycle. */
+static int inscope(Func *, uint32_t);
+
+/* Early's sums that only a later block reads, in blocks on no cycle,
+ * outside { } scopes (the validator takes no pin there: mutated
+ * tests). */
 static void
 sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 	Pins *p)
@@ -248,7 +252,7 @@ sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
 			if (!cyc && !readinblock(f, B, i, s->opd[0].reg,
-				&p->d, &p->u))
+				&p->d, &p->u) && !inscope(f, i))
 				add(p, i, s->opd[0].reg);
 		}
 	}
