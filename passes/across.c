@@ -304,6 +304,9 @@ typedef struct Dies {
 	uint32_t *lo, *hi;
 	int32_t *reg;
 	uint8_t *risen;         /* per statement: hoisted in an earlier sweep */
+	uint32_t *org;          /* per statement: the run that ended its
+	                         * segment in the input (twinabove) */
+	uint32_t *th;           /* per statement: a hash of its text */
 } Dies;
 
 typedef struct Pair { uint32_t i; int32_t r; } Pair;
@@ -468,45 +471,63 @@ touches(const Regs *r, const uint8_t *tm, int bits)
 	return 0;
 }
 
-static int
-sametext(Func *f, uint32_t a, const Buf *t)
+/* A run's name: its first statement's place in the source, which no
+ * pass changes (two runs that share one only keep more down). */
+static uint32_t
+runid(const Func *f, uint32_t lo)
 {
-	Buf b = {0};
-	int eq;
-
-	if (f->stmt[a].kind != Sins)
-		return 0;
-	printstmt(&b, f, &f->stmt[a]);
-	eq = b.n == t->n && !memcmp(b.p, t->p, b.n);
-	free(b.p);
-	return eq;
+	return f->stmt[lo].text.off + 1;
 }
 
-/* Statement i, rising past the run at lo, has a twin (the same text)
- * in the segment it would join, or among those that left that segment
- * rising past the run above it.  The validator pairs a segment's
- * statements by text: two equal ones risen in turn past two runs, the
- * first out of the segment the second joins, pair wrongly there and
- * are refused (opt fuzzer, fo65).  The same statement rising again
- * (Triton's converts past a wait loop, then a cp.async.wait_group) has
- * no twin there. */
+/* Statement i, rising past the run at lo, has a twin (the same text,
+ * by hash) in the segment it would join, or one that the input held in
+ * that segment and that rose out of it.  The validator pairs a
+ * segment's statements by text: a twin risen out of the segment the
+ * other joins pairs wrongly there and is refused (opt fuzzer, fo65 and
+ * the mutated tests after it).  The same statement rising again
+ * (Triton's converts past a wait loop, then a cp.async.wait_group), or
+ * twins in segments apart (the peeled iteration's converts and the
+ * loop's), keep rising. */
 static int
 twinabove(Func *f, uint32_t lo, uint32_t i, const uint8_t *fx,
 	const Dies *d)
 {
-	Buf t = {0};
-	uint32_t j = lo;
-	int hit = 0;
+	uint32_t id = runid(f, lo);
 
-	printstmt(&t, f, &f->stmt[i]);
-	while (!hit && j > 0 && !fx[j - 1])
-		hit = sametext(f, --j, &t);
-	while (j > 0 && fx[j - 1])
-		j--;
-	while (!hit && j > 0 && !fx[j - 1] && d->risen[j - 1])
-		hit = sametext(f, --j, &t);
-	free(t.p);
-	return hit;
+	for (uint32_t j = lo; j > 0 && !fx[j - 1]; j--)
+		if (d->th[j - 1] == d->th[i] && f->stmt[j - 1].kind == Sins)
+			return 1;
+	for (uint32_t j = 0; j < lo; j++)
+		if (d->org[j] == id && d->risen[j] && d->th[j] == d->th[i])
+			return 1;
+	return 0;
+}
+
+/* org and th for f as it stands (hoist's first sweep). */
+static void
+origins(Func *f, Dies *d)
+{
+	uint8_t *tgt = calloc(f->nstmt + 1, 1);
+	Buf b = {0};
+	uint32_t id = 0;
+
+	labeltargets(f, tgt);
+	uint8_t *fx = fixedmap(f, tgt);
+	d->org = calloc(f->nstmt + 1, sizeof *d->org);
+	d->th = calloc(f->nstmt + 1, sizeof *d->th);
+	for (uint32_t i = f->nstmt; i-- > 0;) {
+		if (fx[i] && (i == 0 || !fx[i - 1]))
+			id = runid(f, i);
+		d->org[i] = fx[i] ? 0 : id;
+		if (f->stmt[i].kind == Sins) {
+			b.n = 0;
+			printstmt(&b, f, &f->stmt[i]);
+			d->th[i] = fnv(b.p ? b.p : "", b.n);
+		}
+	}
+	free(b.p);
+	free(fx);
+	free(tgt);
 }
 
 static uint32_t
@@ -577,21 +598,25 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		/* [moved ones][lo..hi)[the rest of the segment], and each
 		 * statement's dying reads go with it */
 		Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
-		uint32_t *tl = xmalloc(3 * (end - lo) * sizeof *tl);
+		uint32_t *tl = xmalloc(5 * (end - lo) * sizeof *tl);
 		for (int pass = 0; pass < 2; pass++)
 			for (uint32_t i = pass ? lo : hi; i < end; i++) {
 				if (pass ? i >= hi && up[i - hi] : !up[i - hi])
 					continue;
-				tl[3 * k] = d->lo[i];
-				tl[3 * k + 1] = d->hi[i];
-				tl[3 * k + 2] = !pass || d->risen[i];
+				tl[5 * k] = d->lo[i];
+				tl[5 * k + 1] = d->hi[i];
+				tl[5 * k + 2] = !pass || d->risen[i];
+				tl[5 * k + 3] = d->org[i];
+				tl[5 * k + 4] = d->th[i];
 				tmp[k++] = f->stmt[i];
 			}
 		memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
 		for (uint32_t j = 0; j < k; j++) {
-			d->lo[lo + j] = tl[3 * j];
-			d->hi[lo + j] = tl[3 * j + 1];
-			d->risen[lo + j] = (uint8_t)tl[3 * j + 2];
+			d->lo[lo + j] = tl[5 * j];
+			d->hi[lo + j] = tl[5 * j + 1];
+			d->risen[lo + j] = (uint8_t)tl[5 * j + 2];
+			d->org[lo + j] = tl[5 * j + 3];
+			d->th[lo + j] = tl[5 * j + 4];
 		}
 		free(tmp);
 		free(tl);
@@ -656,11 +681,14 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 	uint8_t *tm = tmemnames(f);
 
 	filldies(m, f, &d, &r);
+	origins(f, &d);
 	for (int round = 0; round < 8 && n; round++)
 		moved += n = hoistround(f, &d, lines, tm, &sn, &r);
 	free(tm);
 	free(d.lo);
 	free(d.risen);
+	free(d.org);
+	free(d.th);
 	free(d.hi);
 	free(d.reg);
 	free(sn.w);
