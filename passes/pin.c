@@ -346,7 +346,8 @@ cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 			Stmt *s = &f->stmt[i];
 			int32_t r = packcvt(s) ? s->opd[0].reg : -1;
 			if (r >= 0 && inlines(lines, s) && !no[r] && !here[r]
-			&& !readinblock(f, B, i, r, &p->d, &p->u))
+			&& !readinblock(f, B, i, r, &p->d, &p->u)
+			&& !inscope(f, i))      /* as sumpins */
 				add(p, i, r), last = i;
 		}
 		for (uint32_t k = n0; k < p->n; k++)
