@@ -489,17 +489,22 @@ runid(const Func *f, uint32_t lo)
  * twins in segments apart (the peeled iteration's converts and the
  * loop's), keep rising. */
 static int
-twinabove(Func *f, uint32_t lo, uint32_t i, const uint8_t *fx,
+twinabove(Func *f, uint32_t lo, uint32_t hi, uint32_t i, const uint8_t *fx,
 	const Dies *d)
 {
-	uint32_t id = runid(f, lo);
-
 	for (uint32_t j = lo; j > 0 && !fx[j - 1]; j--)
 		if (d->th[j - 1] == d->th[i] && f->stmt[j - 1].kind == Sins)
 			return 1;
-	for (uint32_t j = 0; j < lo; j++)
-		if (d->org[j] == id && d->risen[j] && d->th[j] == d->th[i])
-			return 1;
+	/* the run may be several of the input's, run together once what
+	 * stood between them rose: the twin may have left any of their
+	 * segments */
+	for (uint32_t j = 0; j < lo; j++) {
+		if (!d->risen[j] || d->th[j] != d->th[i] || !d->org[j])
+			continue;
+		for (uint32_t q = lo; q < hi; q++)
+			if (d->org[j] == runid(f, q))
+				return 1;
+	}
 	return 0;
 }
 
@@ -585,7 +590,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
-		&& gain(f, i, r, d, sn) > 0 && !twinabove(f, lo, i, fx, d)) {
+		&& gain(f, i, r, d, sn) > 0
+		&& !twinabove(f, lo, hi, i, fx, d)) {
 			up[i - hi] = 1;
 			n++;
 			stampregs(sn->mw, sn->mr, sn->stamp, r);
