@@ -27,6 +27,15 @@ set_tests_properties(fastpath.own fastpath.shared PROPERTIES
   SKIP_RETURN_CODE 77)
 
 # The validator against swaps of dependent neighbours in real PTX (vmut.c).
+# The opt fuzzers' oracle over the test kernels with whole lines moved
+# about (linemut.c), seeded: the same runs each time.
+add_executable(linemut tests/opt/linemut.c)
+target_link_libraries(linemut PRIVATE ptxcore)
+target_include_directories(linemut PRIVATE ${CMAKE_SOURCE_DIR}/tools/fuzz)
+target_compile_options(linemut PRIVATE -Wall -Wextra -Wpedantic)
+file(GLOB LINEMUT_SEEDS ${CMAKE_SOURCE_DIR}/tests/opt/*.ptx)
+add_test(NAME linemut COMMAND linemut -n 20000 -s 1 ${LINEMUT_SEEDS})
+
 add_executable(vmut tests/opt/vmut.c)
 target_link_libraries(vmut PRIVATE ptxcore)
 target_compile_options(vmut PRIVATE -Wall -Wextra -Wpedantic)

@@ -771,9 +771,8 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	 * (a scheduler moved some of A's arithmetic past a barrier first)
 	 * or run on (arithmetic A ran after the anchor: tsink=far's group
 	 * closed up on it); what stays is proven where B has it (body()),
-	 * and what goes back commutes with all it passes (passes(), the
-	 * group's registers counted whole).  Both hold the load and its
-	 * wait (group()). */
+	 * and what goes back commutes with all it passes (passes(), its
+	 * own registers).  Both hold the load and its wait (group()). */
 	for (uint32_t x = 0; x < na; x++)
 		ta[x] = plaintext(fa, &fa->stmt[ga[x]]);
 	for (; m < n; m++) {
@@ -784,6 +783,23 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 		if (x == na)
 			break;
 		ta[x] = 0;      /* each of A's pairs once */
+	}
+	if (m < n) {    /* the registers of what goes back, only */
+		memset(gw, 0, fb->nreg + 1);
+		memset(gr, 0, fb->nreg + 1);
+		for (uint32_t x = 0; x < m; x++) {
+			Stmt *s = &fb->stmt[g[x]];
+			Acc a = {0};
+			if (s->op == Otcgen05_wait_ld)
+				continue;
+			vaccess(s, &a);
+			for (uint32_t q = 0; q < a.ndef; q++)
+				gw[a.def[q]] = 1;
+			for (uint32_t q = 0; q < a.nuse; q++)
+				gr[a.use[q]] = 1;
+			free(a.def);
+			free(a.use);
+		}
 	}
 	free(ta);
 	free(ga);
