@@ -108,6 +108,7 @@ struct Dom {
 	uint32_t **succ, *nsucc;
 	uint32_t dblk;           /* cached: which block dom[] is for */
 	uint8_t *dom;            /* block dominated by dblk */
+	uint8_t *live;           /* block reached from the entry */
 	uint32_t fblk;           /* cached: F is reachable from fblk's exit */
 	uint8_t *F;
 	uint32_t gblk, gfrom;    /* cached: G reaches gblk avoiding gfrom */
@@ -144,10 +145,20 @@ domnew(Func *f)
 			d->succ[a][d->nsucc[a]++] = b;
 		}
 	d->dom = xmalloc(n + 1);
+	d->live = calloc(n + 1, 1);
+	d->queue = xmalloc((n + 1) * sizeof *d->queue);
+	uint32_t nq = 0;
+	d->live[0] = 1, d->queue[nq++] = 0;
+	while (nq) {
+		uint32_t b = d->queue[--nq];
+		for (uint32_t k = 0; k < d->nsucc[b]; k++)
+			if (!d->live[d->succ[b][k]])
+				d->live[d->succ[b][k]] = 1,
+				d->queue[nq++] = d->succ[b][k];
+	}
 	d->F = xmalloc(n + 1);
 	d->G = xmalloc(n + 1);
 	d->H = xmalloc(n + 1);
-	d->queue = xmalloc((n + 1) * sizeof *d->queue);
 	d->dblk = d->fblk = d->gblk = d->hblk = UINT32_MAX;
 	return d;
 }
@@ -168,6 +179,7 @@ domfree(Dom *d)
 	free(d->succ);
 	free(d->nsucc);
 	free(d->dom);
+	free(d->live);
 	free(d->F);
 	free(d->G);
 	free(d->H);
@@ -176,11 +188,14 @@ domfree(Dom *d)
 }
 
 /* dom[b]: block a dominates block b.  a dominates b iff b == a, or b
- * is not the entry and a dominates every predecessor of b.  A block no
- * edge reaches (nvcc -G leaves a label after each bra.uni) counts as
- * dominated by none, nor what it falls into: stricter than it need be,
- * but the validator's own data-flow (vremat.c) lets nothing flow out
- * of such a block either, so pass and validator agree. */
+ * is not the entry and a dominates every predecessor of b.  A block the
+ * entry does not reach (nvcc -G leaves a label after each bra.uni; code
+ * after a ret) counts as dominated by none, nor what it falls into,
+ * and a cycle of such blocks, which the fixed point alone would leave
+ * dominated by all (the line mutator: remat=loop copied a chain to the
+ * top of such a loop), neither: stricter than it need be, but the
+ * validator's own data-flow (vremat.c) lets nothing flow out of such a
+ * block either, so pass and validator agree. */
 static void
 domblocks(Dom *d, uint32_t a)
 {
@@ -191,13 +206,13 @@ domblocks(Dom *d, uint32_t a)
 		return;
 	d->dblk = a;
 	for (uint32_t b = 0; b < n; b++)
-		d->dom[b] = b != 0 || a == 0;
+		d->dom[b] = d->live[b] && (b != 0 || a == 0);
 	while (changed) {
 		changed = 0;
 		d->work += n;
 		for (uint32_t b = 1; b < n; b++) {
-			uint8_t v = 1;
-			if (b != a) {
+			uint8_t v = d->live[b];
+			if (b != a && v) {
 				v = d->g.npred[b] > 0;
 				for (uint32_t k = 0; k < d->g.npred[b] && v; k++)
 					v = d->dom[d->g.pred[b][k]];
