@@ -479,12 +479,35 @@ runid(const Func *f, uint32_t lo)
 	return f->stmt[lo].text.off + 1;
 }
 
+/* Statements i and j write a register the other writes or reads. */
+static int
+shared(Func *f, uint32_t i, uint32_t j)
+{
+	Regs a = {0}, b = {0};
+	int hit = 0;
+
+	regsof(&f->stmt[i], &a);
+	regsof(&f->stmt[j], &b);
+	for (uint32_t k = 0; k < a.d.n && !hit; k++)
+		hit = inrv(&b.d, a.d.v[k]) || inrv(&b.u, a.d.v[k]);
+	for (uint32_t k = 0; k < b.d.n && !hit; k++)
+		hit = inrv(&a.u, b.d.v[k]);
+	free(a.d.v);
+	free(a.u.v);
+	free(b.d.v);
+	free(b.u.v);
+	return hit;
+}
+
 /* Statement i, rising past the run at lo, has a twin (the same text,
- * by hash) in the segment it would join, or one that the input held in
- * that segment and that rose out of it.  The validator pairs a
+ * by hash) in the segment it would join, or the input held in that
+ * segment a twin or a statement sharing a register with i (one writes
+ * what the other touches) that rose out of it.  The validator pairs a
  * segment's statements by text: a twin risen out of the segment the
  * other joins pairs wrongly there and is refused (opt fuzzer, fo65 and
- * the mutated tests after it).  The same statement rising again
+ * the mutated tests after it); and it checks a statement risen past
+ * several runs against what the input held in the segments passed,
+ * though that rose too (the line mutator).  The same statement rising again
  * (Triton's converts past a wait loop, then a cp.async.wait_group), or
  * twins in segments apart (the peeled iteration's converts and the
  * loop's), keep rising. */
@@ -499,11 +522,13 @@ twinabove(Func *f, uint32_t lo, uint32_t hi, uint32_t i, const uint8_t *fx,
 	 * stood between them rose: the twin may have left any of their
 	 * segments */
 	for (uint32_t j = 0; j < lo; j++) {
-		if (!d->risen[j] || d->th[j] != d->th[i] || !d->org[j])
+		if (!d->risen[j] || !d->org[j])
 			continue;
-		for (uint32_t q = lo; q < hi; q++)
-			if (d->org[j] == runid(f, q))
-				return 1;
+		int left = 0;
+		for (uint32_t q = lo; q < hi && !left; q++)
+			left = d->org[j] == runid(f, q);
+		if (left && (d->th[j] == d->th[i] || shared(f, i, j)))
+			return 1;
 	}
 	return 0;
 }
