@@ -339,23 +339,14 @@ writesx(Ctx *x, Stmt *s, const uint8_t *inx)
  * runs never, and the validator's data-flow lets no value out of it
  * (mutated tests). */
 static void
-avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx, uint8_t *in)
+avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx,
+	const uint8_t *live, uint8_t *in)
 {
-	uint8_t *out = xmalloc(A->nblk + 1), *live = calloc(A->nblk + 1, 1);
+	uint8_t *out = xmalloc(A->nblk + 1);
 	int changed = 1;
 
-	live[0] = 1;
-	while (changed) {
-		changed = 0;
-		for (uint32_t b = 1; b < A->nblk; b++)
-			for (uint32_t k = 0; !live[b]
-			&& k < A->blk[b].npred; k++)
-				if (live[A->blk[b].pred[k]])
-					live[b] = 1, changed = 1;
-	}
 	for (uint32_t b = 0; b < A->nblk; b++)
 		in[b] = b != 0, out[b] = live[b];
-	changed = 1;
 	while (changed) {
 		changed = 0;
 		for (uint32_t b = 0; b < A->nblk; b++) {
@@ -377,7 +368,25 @@ avail(Ctx *x, Ana *A, const uint32_t *bu, const uint8_t *inx, uint8_t *in)
 		}
 	}
 	free(out);
-	free(live);
+}
+
+/* The blocks the entry reaches. */
+static uint8_t *
+reached(Ana *A)
+{
+	uint8_t *live = calloc(A->nblk + 1, 1);
+	int changed = 1;
+
+	live[0] = 1;
+	while (changed) {
+		changed = 0;
+		for (uint32_t b = 1; b < A->nblk; b++)
+			for (uint32_t k = 0; !live[b]
+			&& k < A->blk[b].npred; k++)
+				if (live[A->blk[b].pred[k]])
+					live[b] = 1, changed = 1;
+	}
+	return live;
 }
 
 /* Whether the value is there at statement i. */
@@ -658,17 +667,19 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 				nx++, inx[r] = 1;
 		}
 	}
+	uint8_t *live = reached(A);
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		bu[b] = burst(x, &A->blk[b], inx, nx, seen);
 		/* the sum goes right after its burst, which must not be
 		 * inside a { } scope: the validator takes no new register
-		 * there (the line mutator) */
-		if (bu[b] != UINT32_MAX && scoped(f, bu[b]))
+		 * there; nor in a block the entry does not reach, where it
+		 * runs never (the line mutator) */
+		if (bu[b] != UINT32_MAX && (scoped(f, bu[b]) || !live[b]))
 			bu[b] = UINT32_MAX;
 		nb += bu[b] != UINT32_MAX;
 	}
 	if (nb) {
-		avail(x, A, bu, inx, in);
+		avail(x, A, bu, inx, live, in);
 		for (uint32_t c = 0; c < x->nc; c++) {
 			Chain *d = &x->c[c];
 			if (d->done || !prefixof(t, d)
@@ -695,6 +706,7 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 	free(inx);
 	free(seen);
 	free(bu);
+	free(live);
 	free(in);
 	return got;
 }
