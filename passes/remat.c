@@ -210,6 +210,12 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 		Rv dv = {0}, uv = {0};
 		defuse(s, &dv, &uv);
 		int ok = 1;
+		/* and the chain read its inputs set: a definition of one
+		 * below it (a read of an unset register) would give the
+		 * copy another value (the line mutator) */
+		for (uint32_t k = 0; k < uv.n && ok; k++)
+			ok = r->def[uv.v[k]] < 0 || domdominates(r->view,
+				(uint32_t)r->def[uv.v[k]], (uint32_t)d);
 		for (uint32_t k = 0; k < uv.n && ok; k++)
 			ok = emit(f, r, uv.v[k], at, g, depth + 1, d);
 		free(dv.v);
