@@ -125,7 +125,7 @@ int vloopvalues(Func *fa, Func *fb, const int32_t *amap,
 	const uint32_t *writes, Pend *pd, Buf *why);
 
 /* ---- vsink.c ---- */
-Func *unsink(Module *, Func *a, Func *b, Buf *why);
+Func *unsink(Module *, Func *a, Func *b, Buf *why, int whole);
 
 /* ---- vhoist.c ---- */
 int vhoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,

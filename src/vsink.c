@@ -51,6 +51,7 @@ typedef struct Vs {
 	                         * them (vwritecount, when first asked) */
 	uint8_t *cyc;           /* per block: 0 not asked, 1 in no cycle,
 	                         * 2 in one */
+	int whole;              /* B's group goes back whole (samegroup) */
 } Vs;
 
 static Str
@@ -752,7 +753,11 @@ counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 	return *q < i;
 }
 
-/* B's group at i, statements of A's at k: how many of it, or 0. */
+/* B's group at i, statements of A's at k: how many of it, or 0.  With
+ * v->whole, all of B's group (its load and wait A's): the arithmetic
+ * past A's group then goes back with it, and body() proves it where A
+ * has it, as a statement hoist raised (hoist, then tsink=far, carry
+ * a multiply up past a wait and back down: the line mutator). */
 static uint32_t
 samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	uint8_t *gr)
@@ -784,7 +789,8 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 			break;
 		ta[x] = 0;      /* each of A's pairs once */
 	}
-	if (m < n) {    /* the registers of what goes back, only */
+	if (m >= 2 && m < n && !v->whole) {     /* the registers of what
+	                                         * goes back, only */
 		memset(gw, 0, fb->nreg + 1);
 		memset(gr, 0, fb->nreg + 1);
 		for (uint32_t x = 0; x < m; x++) {
@@ -805,7 +811,7 @@ samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
 	free(ga);
 	free(aw);
 	free(ar);
-	return m >= 2 ? m : 0;
+	return m < 2 ? 0 : v->whole ? n : m;
 }
 
 /* B': the group at i (statements g, with the .loc lines among them)
@@ -871,9 +877,9 @@ unsinkone(Vs *v, Module *mb, uint32_t *g, uint8_t *gw, uint8_t *gr)
 }
 
 Func *
-unsink(Module *mb, Func *fa, Func *fb, Buf *why)
+unsink(Module *mb, Func *fa, Func *fb, Buf *why, int whole)
 {
-	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0, 0};
+	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0, 0, whole};
 	uint32_t *g = xmalloc(Maxgroup * sizeof *g);
 	uint8_t *gw = calloc(fb->nreg + 1, 1), *gr = calloc(fb->nreg + 1, 1);
 	int rc;
