@@ -160,7 +160,7 @@ main(int argc, char **argv)
 {
 	uint32_t runs = 2000, bad = 0, nf = 0;
 	const char *out = 0, *replay = 0;
-	Text *file = xmalloc((size_t)argc * sizeof *file), pool = {0};
+	Text *file, pool = {0};
 	int i = 1;
 
 	state = 0x9e3779b97f4a7c15u;
@@ -186,6 +186,7 @@ main(int argc, char **argv)
 	}
 	if (replay)
 		return again(replay, argv[i]);
+	file = xmalloc((size_t)argc * sizeof *file);
 	for (; i < argc; i++) {
 		size_t n = 0;
 		char *src = readfile(argv[i], &n);
@@ -237,5 +238,16 @@ main(int argc, char **argv)
 		own.n = 0;
 	}
 	printf("linemut: %u runs, %u disagreements\n", runs, bad);
+	for (uint32_t k = 0; k < nf; k++) {
+		for (uint32_t j = 0; j < file[k].n; j++)
+			free(file[k].l[j]);
+		free(file[k].l);
+	}
+	free(file);
+	free(pool.l);
+	free(m.l);
+	free(own.l);
+	free(src.p);
+	free(why.p);
 	return bad != 0;
 }
