@@ -96,8 +96,24 @@ labels(Func *f, Diag *d, Lab *all)
  * order of their '{', each knowing its parent (0: the body).  A linear
  * search: branch counts are small next to instruction counts. */
 static void
-branches(Func *f, Diag *d, Lab *l)
+branches(Func *f, Diag *d, Lab *l, int scoped)
 {
+	if (!scoped) {          /* one scope: any label of f will do */
+		for (uint32_t i = 0; i < f->nstmt; i++) {
+			Stmt *s = &f->stmt[i];
+			if (s->kind != Sins || s->op != Obra || !s->nop)
+				continue;
+			Opnd *o = &s->opd[s->nop - 1];
+			uint32_t k = 0;
+			while (o->kind == Psym && k < l->n && l->v[k] != o->s)
+				k++;
+			if (o->kind == Psym && k == l->n)
+				diag(d, "error", s->pos, s->text.off,
+					s->text.len, "branch to undefined label "
+					"'%s'", o->s);
+		}
+		return;
+	}
 	uint32_t *par = xmalloc((f->nstmt + 2) * sizeof *par), *at = 0;
 	uint32_t ns = 1, cur = 0, nl = 0;
 
@@ -289,33 +305,49 @@ modsknown(Known *kn, Stmt *s)
  * wgmma.* but on sm_90a, and tcgen05.* but on the sm_100/sm_110 lines
  * (sm_100a, sm_101a, sm_103a, sm_110a and their 'f' families), "not
  * supported on .target".  A file mixing the two is none that ptxas
- * takes, and the passes' proofs do not mean to cover one. */
-static const char *
-archneed(Str target, Stmt *s)
-{
-	const char *n = opinfo[s->op].name;
-	int wg = !strncmp(n, "wgmma.", 6), tc = !strncmp(n, "tcgen05.", 8);
+ * takes, and the passes' proofs do not mean to cover one.  Per opcode,
+ * from the table's names once (a check of a large file asks for every
+ * instruction): 1 wgmma, 2 tcgen05. */
+enum { Fwg = 1, Ftc = 2 };
 
-	if ((!wg && !tc) || !target || strncmp(target, "sm_", 3))
+static uint8_t
+family(uint16_t op)
+{
+	static uint8_t fam[Onum];
+	static int done;
+
+	if (!done) {
+		for (int o = 0; o < Onum; o++)
+			fam[o] = !strncmp(opinfo[o].name, "wgmma.", 6) ? Fwg
+				: !strncmp(opinfo[o].name, "tcgen05.", 8) ? Ftc
+				: 0;
+		done = 1;
+	}
+	return fam[op];
+}
+
+/* The families target does not have, and what they need. */
+static uint8_t
+missing(Str target)
+{
+	if (!target || strncmp(target, "sm_", 3))
 		return 0;
-	if (wg)
-		return strcmp(target, "sm_90a") ? "sm_90a" : 0;
 	int v = atoi(target + 3);
-	size_t k = strlen(target);
-	char x = target[k - 1];
-	return v >= 100 && v < 120 && (x == 'a' || x == 'f') ? 0
-		: "sm_100a, sm_101a, sm_103a or sm_110a";
+	char x = target[strlen(target) - 1];
+	return (strcmp(target, "sm_90a") ? Fwg : 0)
+		| (v >= 100 && v < 120 && (x == 'a' || x == 'f') ? 0 : Ftc);
 }
 
 static void
-checkins(Diag *d, Known *kn, Stmt *s, Str target)
+checkins(Diag *d, Known *kn, Stmt *s, Str target, uint8_t miss)
 {
-	const char *need = archneed(target, s);
+	uint8_t f = miss ? family(s->op) & miss : 0;
 
-	if (need)
+	if (f)
 		diag(d, "error", s->pos, s->text.off, s->text.len,
 			"'%s' is not supported on .target %s (it needs %s)",
-			opinfo[s->op].name, target, need);
+			opinfo[s->op].name, target, f == Fwg ? "sm_90a"
+			: "sm_100a, sm_101a, sm_103a or sm_110a");
 	checkarity(d, s);
 	if (s->op == Ounknown)
 		diag(d, "warning", s->pos, s->text.off, s->text.len,
@@ -351,20 +383,28 @@ check(Module *m, Diag *d)
 {
 	int before = d->nerr;
 	Known kn = {0};
+	uint8_t miss = missing(m->target);
+	int inl = 0;
 
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
 		Lab l = {0};
+		int scoped = 0;
 		if (m->item[i].kind != Ifunc || !f->body)
 			continue;
 		for (uint32_t k = 0; k < f->nstmt; k++)
 			if (f->stmt[k].kind == Sins)
-				checkins(d, &kn, &f->stmt[k], m->target);
+				checkins(d, &kn, &f->stmt[k], m->target, miss);
+			else if (f->stmt[k].kind == Sopen)
+				scoped = 1;
+			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
+				inl = 1;
 		redeclared(f, d);
 		labels(f, d, &l);
-		branches(f, d, &l);
+		branches(f, d, &l, scoped);
 		free(l.v);
 	}
-	locorder(m, d);
+	if (inl)        /* most files inline nothing */
+		locorder(m, d);
 	return d->nerr - before;
 }
