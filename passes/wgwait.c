@@ -71,6 +71,12 @@ needwait(Func *f, Blk *b, uint32_t *commit)
 			last = i;
 		else if (s->op == Owgmma_wait_group || s->op == Owgmma_commit_group)
 			last = UINT32_MAX;
+		/* the wgmma statement nearest above the added wait must be
+		 * unguarded and .aligned too, as the validator asks (fo68:
+		 * an unaligned wgmma.fence after the commit) */
+		else if (!strncmp(s->name, "wgmma.", 6)
+		&& (s->guard || !hasmod(s, ".aligned")))
+			last = UINT32_MAX;
 		if (opklass(s) == Kctl)
 			at = i;
 	}
