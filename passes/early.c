@@ -305,17 +305,6 @@ burst(Ctx *x, Blk *b, const uint8_t *inx, uint32_t nleaf, uint8_t *seen)
 	return got == nleaf ? last : UINT32_MAX;
 }
 
-/* Statement i stands inside a { } scope. */
-static int
-scoped(const Func *f, uint32_t i)
-{
-	int depth = 0;
-
-	for (uint32_t j = 0; j <= i; j++)
-		depth += (f->stmt[j].kind == Sopen) - (f->stmt[j].kind == Sclose);
-	return depth > 0;
-}
-
 static int
 writesx(Ctx *x, Stmt *s, const uint8_t *inx)
 {
@@ -668,13 +657,14 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 		}
 	}
 	uint8_t *live = reached(A);
+	int32_t *sc = innerscope(f);
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		bu[b] = burst(x, &A->blk[b], inx, nx, seen);
 		/* the sum goes right after its burst, which must not be
 		 * inside a { } scope: the validator takes no new register
 		 * there; nor in a block the entry does not reach, where it
 		 * runs never (the line mutator) */
-		if (bu[b] != UINT32_MAX && (scoped(f, bu[b]) || !live[b]))
+		if (bu[b] != UINT32_MAX && (sc[bu[b]] >= 0 || !live[b]))
 			bu[b] = UINT32_MAX;
 		nb += bu[b] != UINT32_MAX;
 	}
@@ -707,6 +697,7 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 	free(seen);
 	free(bu);
 	free(live);
+	free(sc);
 	free(in);
 	return got;
 }

@@ -130,19 +130,15 @@ locfix(Module *m, Func *f)
 /* check's side of the same rule, over the file as ptxas reads it (a
  * place an earlier function names counts): an error at each inlined
  * .loc whose call site no .loc before it has named.  A rewrite cannot
- * mend such an input, and ptxas rejects it anyway. */
+ * mend such an input, and ptxas rejects it anyway.  check() calls it
+ * only for a file with an inlined .loc (most have none: no set then). */
 int
 locorder(Module *m, Diag *d)
 {
 	Seen s = {0};
-	int n = 0, any = 0;
+	int n = 0;
 
-	/* most files inline nothing: no set to build then */
-	for (uint32_t i = 0; i < m->nitem && !any; i++)
-		for (uint32_t k = 0; m->item[i].kind == Ifunc
-		&& k < m->item[i].fn->nstmt && !any; k++)
-			any = inlined(&m->item[i].fn->stmt[k]);
-	for (uint32_t i = 0; i < m->nitem && any; i++) {
+	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
 		if (m->item[i].kind != Ifunc || !f->body)
 			continue;

@@ -98,42 +98,30 @@ labels(Func *f, Diag *d, Lab *all)
 static void
 branches(Func *f, Diag *d, Lab *l, int scoped)
 {
-	if (!scoped) {          /* one scope: any label of f will do */
+	/* without a { } every label is the body's: the numbering waits
+	 * for a function that opens one */
+	uint32_t *par = 0, *at = 0, ns = 1, cur = 0, nl = 0;
+
+	if (scoped) {
+		par = xmalloc((f->nstmt + 2) * sizeof *par);
+		at = xmalloc((l->n + 1) * sizeof *at);
+		par[0] = 0;
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			Stmt *s = &f->stmt[i];
-			if (s->kind != Sins || s->op != Obra || !s->nop)
-				continue;
-			Opnd *o = &s->opd[s->nop - 1];
-			uint32_t k = 0;
-			while (o->kind == Psym && k < l->n && l->v[k] != o->s)
-				k++;
-			if (o->kind == Psym && k == l->n)
-				diag(d, "error", s->pos, s->text.off,
-					s->text.len, "branch to undefined label "
-					"'%s'", o->s);
+			if (s->kind == Sopen)
+				par[ns] = cur, cur = ns++;
+			else if (s->kind == Sclose)
+				cur = par[cur];
+			else if (s->kind == Slabel && nl < l->n)
+				at[nl++] = cur; /* labels() pushed them in order */
 		}
-		return;
+		ns = 1, cur = 0;
 	}
-	uint32_t *par = xmalloc((f->nstmt + 2) * sizeof *par), *at = 0;
-	uint32_t ns = 1, cur = 0, nl = 0;
-
-	par[0] = 0;
-	at = xmalloc((l->n + 1) * sizeof *at);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind == Sopen)
-			par[ns] = cur, cur = ns++;
-		else if (s->kind == Sclose)
-			cur = par[cur];
-		else if (s->kind == Slabel && nl < l->n)
-			at[nl++] = cur;         /* labels() pushed them in order */
-	}
-	ns = 1, cur = 0;
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind == Sopen)
+		if (scoped && s->kind == Sopen)
 			cur = ns++;
-		else if (s->kind == Sclose)
+		else if (scoped && s->kind == Sclose)
 			cur = par[cur];
 		if (s->kind != Sins || s->op != Obra || !s->nop)
 			continue;
@@ -141,16 +129,17 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
 		if (o->kind != Psym)
 			continue;
 		int found = 0, seen = 0;
-		for (uint32_t k = 0; k < nl && !found; k++) {
+		for (uint32_t k = 0; k < (scoped ? nl : l->n) && !found; k++) {
 			if (l->v[k] != o->s)
 				continue;
 			seen = 1;
-			for (uint32_t c = cur;; c = par[c]) {
+			for (uint32_t c = cur; scoped; c = par[c]) {
 				if (at[k] == c)
 					found = 1;
 				if (found || !c)
 					break;
 			}
+			found |= !scoped;
 		}
 		if (!found)
 			diag(d, "error", s->pos, s->text.off, s->text.len,
