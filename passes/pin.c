@@ -202,6 +202,7 @@ typedef struct Pins {
 	                         * to at[k] first; UINT32_MAX: none */
 	uint32_t n, cap;
 	Rv d, u;
+	int32_t *sc;            /* innerscope(): each statement's scope */
 } Pins;
 
 static void
@@ -212,6 +213,7 @@ freepins(Pins *p)
 	free(p->mv);
 	free(p->d.v);
 	free(p->u.v);
+	free(p->sc);
 }
 
 static void
@@ -227,8 +229,6 @@ add(Pins *p, uint32_t at, int32_t r)
 	p->at[p->n] = at;
 	p->reg[p->n++] = r;
 }
-
-static int inscope(Func *, uint32_t);
 
 /* Early's sums that only a later block reads, in blocks on no cycle,
  * outside { } scopes (the validator takes no pin there: mutated
@@ -252,7 +252,7 @@ sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
 			if (!cyc && !readinblock(f, B, i, s->opd[0].reg,
-				&p->d, &p->u) && !inscope(f, i))
+				&p->d, &p->u) && p->sc[i] < 0)
 				add(p, i, s->opd[0].reg);
 		}
 	}
@@ -347,7 +347,7 @@ cvtpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
 			int32_t r = packcvt(s) ? s->opd[0].reg : -1;
 			if (r >= 0 && inlines(lines, s) && !no[r] && !here[r]
 			&& !readinblock(f, B, i, r, &p->d, &p->u)
-			&& !inscope(f, i))      /* as sumpins */
+			&& p->sc[i] < 0)        /* as sumpins */
 				add(p, i, r), last = i;
 		}
 		for (uint32_t k = n0; k < p->n; k++)
@@ -426,18 +426,6 @@ wgmmaclear(Func *f, Blk *B, uint32_t at)
 	return state == 2 && fenced;
 }
 
-/* Whether statement at lies inside a nested scope ({ ... }, as nvcc
- * wraps inline asm): the validator takes no pin there. */
-static int
-inscope(Func *f, uint32_t at)
-{
-	int depth = 0;
-
-	for (uint32_t i = 0; i <= at; i++)
-		depth += (f->stmt[i].kind == Sopen) - (f->stmt[i].kind == Sclose);
-	return depth > 0;
-}
-
 /* Whether the convert at q may move up to right after at: nothing
  * between reads or writes its result or writes its inputs, and no
  * scope, declaration, asynchronous (wgmma, tcgen05) or unknown
@@ -504,7 +492,7 @@ ldblock(Func *f, Blk *B, const uint32_t *lines, const uint8_t *no,
 	for (uint32_t i = at + 1; i < ld; i++)  /* then the f32 math */
 		if (f32work(&f->stmt[i]))
 			at = i;
-	if (f->stmt[at].kind != Sins || inscope(f, at))
+	if (f->stmt[at].kind != Sins || p->sc[at] >= 0)
 		return;
 	int wgok = wgmmaclear(f, B, at);
 	uint32_t n0 = p->n;
@@ -650,7 +638,7 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 		for (uint32_t i = B->first; i < B->end; i++) {
 			Stmt *s = &f->stmt[i];
 			if (!mov32(s) || !launchconst(&s->opd[1])
-			|| strcmp(s->opd[1].s, "%tid") || inscope(f, i)
+			|| strcmp(s->opd[1].s, "%tid") || p->sc[i] >= 0
 			|| !inlines(lines, s) || no[s->opd[0].reg])
 				continue;
 			if (cyc < 0)
@@ -679,6 +667,7 @@ ldfinds(Module *m)
 		if (!f || !f->body || pintaken(f))
 			continue;
 		fillcfg(f, m);
+		p.sc = innerscope(f);
 		ldpins(f, f->ana, 0, &p);
 		freeana(f);
 		any = p.n > 0;
@@ -703,6 +692,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 	if (m->vmaj < 6 || had || (!mode && !(pxe = sums(f))))
 		return 0;
 	fillcfg(f, m);
+	p.sc = innerscope(f);   /* the validator takes no pin in { } */
 	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
