@@ -19,8 +19,14 @@
  * loop, the one after it) by copies of its results.  The additions keep
  * their operands and order, so the sum is bit for bit the same.
  *
+ * Triton 3.9 takes the same sum in pairs on Blackwell: 64 packs
+ * (mov.b64 %rd, {P0, P1}), a tree of add.f32x2 over them, an unpack
+ * and one add.f32.  The packs then lead the chain, and the leaves are
+ * the registers they pack.
+ *
  * A chain: Minchain or more consecutive instructions (.loc lines
- * between) of one opcode and modifiers, pure and unguarded, each
+ * between) of one opcode and modifiers, after a run of packs whose
+ * results only they read, pure and unguarded, each
  * writing one register that at most one later member reads and nothing
  * else does: a forest of at most Maxroots trees (on Hopper Triton sums
  * two rows at once, interleaved), whose roots are written once.  A
@@ -67,11 +73,44 @@ plainreg(const Opnd *o)
 		&& !o->neg;
 }
 
+/* mov.bN R, {a, b, ...}: the registers it reads are plain and in its
+ * vector operand. */
+static int
+ispack(const Stmt *s)
+{
+	if (s->kind != Sins || s->op != Omov || s->nop != 2
+	|| s->opd[1].kind != Pvec || s->opd[1].nsub < 2 || s->opd[1].comp
+	|| s->opd[1].neg)
+		return 0;
+	for (uint32_t k = 0; k < s->opd[1].nsub; k++)
+		if (!plainreg(&s->opd[1].sub[k]))
+			return 0;
+	return 1;
+}
+
+/* The operands a member reads: a pack's vector elements, else operands
+ * 1 on. */
+static uint32_t
+nargs(const Stmt *s)
+{
+	return ispack(s) ? s->opd[1].nsub : s->nop - 1;
+}
+
+static Opnd *
+arg(Stmt *s, uint32_t k)
+{
+	return ispack(s) ? &s->opd[1].sub[k] : &s->opd[k + 1];
+}
+
 /* One link of a chain: pure, unguarded, one plain register written
- * (operand 0, not a predicate), every operand plain. */
+ * (operand 0, not a predicate), every operand plain, or a pack. */
 static int
 link(Ctx *x, Stmt *s)
 {
+	if (ispack(s))
+		return !s->guard && plainreg(&s->opd[0])
+			&& !x->f->reg[s->opd[0].reg].pred;
+
 	if (s->kind != Sins || s->guard || opklass(s) != Kpure
 	|| hasmod(s, ".cc") || s->nop < 2 || opdefs(s) != D0
 	|| !plainreg(&s->opd[0]) || x->f->reg[s->opd[0].reg].pred)
@@ -129,8 +168,9 @@ memberkey(Func *f, const uint32_t *at, uint32_t k)
 	bputs(&b, s->name);
 	for (uint32_t i = 0; i < s->nmod; i++)
 		bputs(&b, s->mod[i]);
-	for (uint32_t i = 1; i < s->nop; i++) {
-		Opnd *o = &s->opd[i];
+	bputs(&b, ispack(s) ? " {}" : "");
+	for (uint32_t i = 0; i < nargs(s); i++) {
+		Opnd *o = arg(s, i);
 		int32_t j = o->kind == Preg ? member(f, at, k, o->reg) : -1;
 		bputs(&b, " ");
 		if (j >= 0)
@@ -160,9 +200,9 @@ roots(Ctx *x, const uint32_t *at, uint32_t n, uint8_t *root)
 	memset(root, 1, n);
 	for (uint32_t k = 1; k < n; k++) {
 		Stmt *s = &f->stmt[at[k]];
-		for (uint32_t q = 1; q < s->nop; q++) {
-			int32_t j = s->opd[q].kind == Preg
-				? member(f, at, k, s->opd[q].reg) : -1;
+		for (uint32_t q = 0; q < nargs(s); q++) {
+			int32_t j = arg(s, q)->kind == Preg
+				? member(f, at, k, arg(s, q)->reg) : -1;
 			if (j >= 0)
 				root[j] = 0;
 		}
@@ -181,8 +221,9 @@ static int
 chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 {
 	Func *f = x->f;
-	Stmt *s0 = &f->stmt[i];
+	Stmt *s0 = &f->stmt[i], *kind = s0;
 	uint32_t n = 0, cap = 64;
+	int packs = ispack(s0);         /* still in the leading packs */
 
 	if (!link(x, s0) || !inlines(lines, s0))
 		return 0;
@@ -192,20 +233,30 @@ chainat(Ctx *x, uint32_t i, const uint32_t *lines, Chain *c)
 	 * of them, so a run of unrelated instructions of one kind ends at
 	 * once (and every member but a tree's last is read once: at most
 	 * Maxroots roots); Maxrun bounds the quadratic member() scans */
-	uint32_t starts = 1;
+	uint32_t starts = !packs;
 	for (uint32_t j = nextins(f, i); j < f->nstmt && n < Maxrun;
 		j = nextins(f, j)) {
 		Stmt *s = &f->stmt[j];
-		int ok = link(x, s) && samekind(s0, s) && inlines(lines, s);
+		int ok = link(x, s) && inlines(lines, s)
+			&& f->reg[s->opd[0].reg].type
+			== f->reg[s0->opd[0].reg].type;
+		if (ok && packs && ispack(s))
+			ok = samekind(s0, s)
+				&& s->opd[1].nsub == s0->opd[1].nsub;
+		else if (ok && packs)   /* the first after the packs */
+			kind = s, packs = 0;
+		else
+			ok = ok && !ispack(s) && samekind(kind, s);
 		int reads = 0;
-		for (uint32_t q = 1; q < s->nop && ok; q++) {
-			int32_t r = s->opd[q].kind == Preg ? s->opd[q].reg : -1;
+		for (uint32_t q = 0; ok && q < nargs(s); q++) {
+			int32_t r = arg(s, q)->kind == Preg ? arg(s, q)->reg
+				: -1;
 			if (r >= 0 && member(f, c->at, n, r) >= 0) {
 				ok = x->nw[r] == 1 && x->nr[r] == 1;
 				reads = 1;
 			}
 		}
-		if (ok && !reads && ++starts > Maxroots)
+		if (ok && !reads && !ispack(s) && ++starts > Maxroots)
 			ok = 0;
 		if (!ok)
 			break;
@@ -427,12 +478,17 @@ copylink(Module *m, Func *f, const Chain *t, uint32_t k, const char *pre)
 
 	s.opd = alloc(m->a, s.nop * sizeof *s.opd);
 	memcpy(s.opd, f->stmt[t->at[k]].opd, s.nop * sizeof *s.opd);
+	if (ispack(&s)) {       /* its own elements: rebind() sets them */
+		Opnd *v = alloc(m->a, s.opd[1].nsub * sizeof *v);
+		memcpy(v, s.opd[1].sub, s.opd[1].nsub * sizeof *v);
+		s.opd[1].sub = v;
+	}
 	s.opd[0] = regopnd(fresh(pre, k));
-	for (uint32_t q = 1; q < s.nop; q++) {
-		int32_t j = s.opd[q].kind == Preg ? member(f, t->at, k,
-			s.opd[q].reg) : -1;
+	for (uint32_t q = 0; q < nargs(&s); q++) {
+		Opnd *o = arg(&s, q);
+		int32_t j = o->kind == Preg ? member(f, t->at, k, o->reg) : -1;
 		if (j >= 0)
-			s.opd[q] = regopnd(fresh(pre, (uint32_t)j));
+			*o = regopnd(fresh(pre, (uint32_t)j));
 	}
 	s.dirty = 1;
 	s.lead = (Span){0, 0};
@@ -650,8 +706,9 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 	shorten(x, t);
 	for (uint32_t k = 0; k < t->n; k++) {
 		Stmt *s = &f->stmt[t->at[k]];
-		for (uint32_t q = 1; q < s->nop; q++) {
-			int32_t r = s->opd[q].kind == Preg ? s->opd[q].reg : -1;
+		for (uint32_t q = 0; q < nargs(s); q++) {
+			int32_t r = arg(s, q)->kind == Preg ? arg(s, q)->reg
+				: -1;
 			if (r >= 0 && member(f, t->at, k, r) < 0 && !inx[r])
 				nx++, inx[r] = 1;
 		}

@@ -247,7 +247,8 @@ sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 			Stmt *s = &f->stmt[i];
 			if (s->kind != Sins || s->nop < 1
 			|| s->opd[0].kind != Preg || s->opd[0].reg < 0
-			|| !(pxe[s->opd[0].reg] & Ecopied) || !inlines(lines, s))
+			|| !(pxe[s->opd[0].reg] & Ecopied) || !inlines(lines, s)
+			|| f->reg[s->opd[0].reg].units != 1)  /* shfl.b32 */
 				continue;
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);

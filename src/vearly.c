@@ -170,9 +170,43 @@ plain(const Opnd *o)
 		|| o->reg >= 0);
 }
 
+/* mov.bN R, {a, b, ...} of plain registers: a value whose arguments
+ * are the vector's elements (Triton 3.9 packs P in pairs for
+ * add.f32x2 and sums those). */
+static int
+pack(const Stmt *s)
+{
+	if (s->kind != Sins || s->op != Omov || s->nop != 2
+	|| s->opd[1].kind != Pvec || s->opd[1].comp || s->opd[1].neg)
+		return 0;
+	for (uint32_t k = 0; k < s->opd[1].nsub; k++) {
+		const Opnd *e = &s->opd[1].sub[k];
+		if (e->kind != Preg || e->reg < 0 || e->nsub || e->comp
+		|| e->neg)
+			return 0;
+	}
+	return s->opd[1].nsub > 0;
+}
+
+/* A value's arguments: a pack's elements, else operands 1 on. */
+static uint32_t
+nargs(const Stmt *s)
+{
+	return pack(s) ? s->opd[1].nsub : s->nop - 1;
+}
+
+static const Opnd *
+argopnd(const Stmt *s, uint32_t k)
+{
+	return pack(s) ? &s->opd[1].sub[k] : &s->opd[k + 1];
+}
+
 static int
 arith(Stmt *s)
 {
+	if (pack(s))
+		return !s->guard && plain(&s->opd[0])
+			&& s->opd[0].kind == Preg;
 	if (s->kind != Sins || s->guard || s->op == Ounknown
 	|| opinfo[s->op].klass != Kpure || opdefs(s) != D0)
 		return 0;
@@ -230,6 +264,7 @@ opkey(Stmt *s)
 	bputs(&b, s->name);
 	for (uint32_t i = 0; i < s->nmod; i++)
 		bputs(&b, s->mod[i]);
+	bputs(&b, pack(s) ? "{}" : "");
 	k = intern(b.p, b.n);
 	free(b.p);
 	return k;
@@ -275,15 +310,16 @@ static int32_t
 value(Ve *v, Stmt *s, const int32_t *st)
 {
 	Buf b = {0};
-	Varg *arg = xmalloc((s->nop + 1) * sizeof *arg);
+	uint32_t na = nargs(s);
+	Varg *arg = xmalloc((na + 1) * sizeof *arg);
 	Str op = opkey(s);
 	int32_t got = -1;
 
 	bput(&b, (const char *)&op, sizeof op);
-	for (uint32_t k = 1; k < s->nop; k++) {
-		if (!argof(v, v->b, &s->opd[k], st, &arg[k - 1]))
+	for (uint32_t k = 0; k < na; k++) {
+		if (!argof(v, v->b, argopnd(s, k), st, &arg[k]))
 			goto out;
-		argbytes(&b, &arg[k - 1]);
+		argbytes(&b, &arg[k]);
 	}
 	Str key = intern(b.p, b.n);
 	for (uint32_t i = 0; i < v->nnode; i++)
@@ -298,16 +334,16 @@ value(Ve *v, Stmt *s, const int32_t *st)
 	/* a new value: the registers it reads, through its operands */
 	int32_t *lf = 0;
 	uint32_t nl = 0;
-	for (uint32_t k = 1; k < s->nop; k++) {
-		Opnd *o = &s->opd[k];
+	for (uint32_t k = 0; k < na; k++) {
+		const Opnd *o = argopnd(s, k);
 		if (o->kind != Preg)
 			continue;
-		if (arg[k - 1].kind == 1) {
+		if (arg[k].kind == 1) {
 			lf = xrealloc(lf, (nl + 1) * sizeof *lf);
 			lf[nl++] = o->reg;
 			continue;
 		}
-		Vnode *n = &v->node[arg[k - 1].id];
+		Vnode *n = &v->node[arg[k].id];
 		lf = xrealloc(lf, (nl + n->nleaf + 1) * sizeof *lf);
 		memcpy(lf + nl, n->leaf, n->nleaf * sizeof *lf);
 		nl += n->nleaf;
@@ -318,7 +354,7 @@ value(Ve *v, Stmt *s, const int32_t *st)
 	for (uint32_t i = 0; i < nl; i++)
 		if (!u || lf[u - 1] != lf[i])
 			v->isleaf[lf[i]] = 1, lf[u++] = lf[i];
-	v->node[v->nnode] = (Vnode){key, op, arg, s->nop - 1, lf, u};
+	v->node[v->nnode] = (Vnode){key, op, arg, na, lf, u};
 	arg = 0;
 	got = (int32_t)v->nnode++;
 out:
@@ -548,11 +584,11 @@ matcha(Ve *v, Cnt *c, uint32_t q, int32_t x, Tree *t)
 
 	/* names bind at the top level in both */
 	if (!arith(s) || c->sc[q] >= 0 || opkey(s) != n->op
-	|| s->nop - 1 != n->narg)
+	|| nargs(s) != n->narg)
 		return 0;
-	for (uint32_t k = 1; k < s->nop; k++) {
-		Opnd *o = &s->opd[k];
-		Varg *w = &n->arg[k - 1];
+	for (uint32_t k = 0; k < nargs(s); k++) {
+		const Opnd *o = argopnd(s, k);
+		Varg *w = &n->arg[k];
 		if (w->kind == 0) {
 			int32_t r = o->kind == Preg ? o->reg : -1;
 			if (r < 0 || c->w[r] != 1 || c->r[r] != 1 || c->at[r] >= q

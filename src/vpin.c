@@ -250,6 +250,12 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 			continue;
 		if (depth)
 			return free(role), no(b, i, why, "inside a scope");
+		/* .b32 moves 32 bits: of a .b64 register ptxas says
+		 * "Arguments mismatch", and no value is kept */
+		for (int k = 0; k < 3; k++)
+			if (b->reg[r[k]].units != 1 || b->reg[r[k]].pred)
+				return free(role), no(b, i, why, "a register "
+					"that is not 32 bits wide");
 		if ((role[r[0]] && role[r[0]] != 3)
 		|| (role[r[1]] && role[r[1]] != 1)
 		|| (role[r[2]] && role[r[2]] != 2))
