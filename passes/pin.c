@@ -27,7 +27,16 @@
  * part or is waited for (the PTX ISA asks only that the executing
  * thread and the source lane be in it), and with the lane index its
  * own and c = 31 (no segment) the source lane is the thread itself:
- * S keeps its value.  Only sums whose block is on no cycle are pinned
+ * S keeps its value.  A 64-bit sum (Triton 3.9's add.f32x2 tree of
+ * packed P) is split into two registers of %pxpw<> for the shuffles
+ * and joined again:
+ *
+ *	mov.b64 {%pxpw0, %pxpw1}, S;
+ *	shfl.sync.idx.b32 %pxpw0, %pxpw0, %pxp0, 31, %pxp1;
+ *	shfl.sync.idx.b32 %pxpw1, %pxpw1, %pxp0, 31, %pxp1;
+ *	mov.b64 S, {%pxpw0, %pxpw1};
+ *
+ * Only sums whose block is on no cycle are pinned
  * (in the loop, the back edge already stops ptxas), and only where no
  * read of the sum follows in the block.
  *
@@ -100,14 +109,62 @@ ins(Module *m, const Stmt *at, uint16_t op, const char *name,
 	return s;
 }
 
+static Stmt
+shuffle(Module *m, Stmt *w, Str reg, Str lane, Str mask)
+{
+	Stmt x = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
+
+	x.opd[0] = regopnd(reg);
+	x.opd[1] = x.opd[0];
+	x.opd[2] = regopnd(lane);
+	x.opd[3] = *intopnd(m, "31");
+	x.opd[4] = regopnd(mask);
+	return x;
+}
+
+/* mov.b64 {%pxpw<h>, %pxpw<h+1>}, S (join: the other way round). */
+static Stmt
+halves(Module *m, Stmt *w, Str S, uint32_t h, int join)
+{
+	Stmt x = ins(m, w, Omov, "mov", ".b64", 2);
+	Opnd *v = alloc(m->a, 2 * sizeof *v);
+	char b[32];
+
+	for (uint32_t k = 0; k < 2; k++) {
+		snprintf(b, sizeof b, "%%pxpw%u", h + k);
+		v[k] = regopnd(interns(b));
+	}
+	memset(&x.opd[1], 0, sizeof x.opd[1]);
+	x.opd[1].kind = Pvec;
+	x.opd[1].reg = -1;
+	x.opd[1].nsub = 2;
+	x.opd[1].sub = v;
+	x.opd[0] = regopnd(S);
+	if (!join) {
+		Opnd t = x.opd[0];
+		x.opd[0] = x.opd[1];
+		x.opd[1] = t;
+	}
+	return x;
+}
+
+/* How many statements pinstmts writes for nr pins, nw of them wide. */
+static uint32_t
+pinlen(uint32_t nr, uint32_t nw)
+{
+	return 2 + nr + 3 * nw;
+}
+
 /* After statement at: the lane and the mask, then a shuffle of each of
- * the nr registers r names (their spelling); 2 + nr statements. */
+ * the nr registers r names (their spelling), a 64-bit one's halves
+ * split into %pxpw<*h>, <*h + 1> (h advanced); pinlen() statements. */
 static void
 pinstmts(Module *m, Func *f, uint32_t at, const int32_t *r, uint32_t nr,
-	Stmt *v)
+	Stmt *v, uint32_t *h)
 {
 	Stmt *w = &f->stmt[at];
 	Str lane = interns("%pxp0"), mask = interns("%pxp1");
+	uint32_t n = 2;
 
 	v[0] = ins(m, w, Omov, "mov", ".u32", 2);
 	v[0].opd[0] = regopnd(lane);
@@ -116,15 +173,19 @@ pinstmts(Module *m, Func *f, uint32_t at, const int32_t *r, uint32_t nr,
 	v[1].opd[0] = regopnd(mask);
 	v[1].opd[1] = regopnd(interns("%lanemask_eq"));
 	for (uint32_t k = 0; k < nr; k++) {
-		Stmt *x = &v[2 + k];
-		char name[64];
-		*x = ins(m, w, Oshfl, "shfl", ".sync.idx.b32", 5);
-		x->opd[0] = regopnd(interns(regname(f, r[k], name,
-			sizeof name)));
-		x->opd[1] = x->opd[0];
-		x->opd[2] = regopnd(lane);
-		x->opd[3] = *intopnd(m, "31");
-		x->opd[4] = regopnd(mask);
+		char name[64], b[32];
+		Str S = interns(regname(f, r[k], name, sizeof name));
+		if (f->reg[r[k]].units == 1) {
+			v[n++] = shuffle(m, w, S, lane, mask);
+			continue;
+		}
+		v[n++] = halves(m, w, S, *h, 0);
+		for (uint32_t q = 0; q < 2; q++) {
+			snprintf(b, sizeof b, "%%pxpw%u", *h + q);
+			v[n++] = shuffle(m, w, interns(b), lane, mask);
+		}
+		v[n++] = halves(m, w, S, *h, 1);
+		*h += 2;
 	}
 }
 
@@ -203,6 +264,7 @@ typedef struct Pins {
 	uint32_t n, cap;
 	Rv d, u;
 	int32_t *sc;            /* innerscope(): each statement's scope */
+	int wide;               /* 64-bit registers too (%pxpw<> free) */
 } Pins;
 
 static void
@@ -248,7 +310,8 @@ sumpins(Func *f, Ana *A, const uint32_t *lines, const uint8_t *pxe,
 			if (s->kind != Sins || s->nop < 1
 			|| s->opd[0].kind != Preg || s->opd[0].reg < 0
 			|| !(pxe[s->opd[0].reg] & Ecopied) || !inlines(lines, s)
-			|| f->reg[s->opd[0].reg].units != 1)  /* shfl.b32 */
+			|| f->reg[s->opd[0].reg].pred
+			|| f->reg[s->opd[0].reg].units > (p->wide ? 2 : 1))
 				continue;
 			if (cyc < 0)
 				cyc = cyclic(A, b, seen, stack);
@@ -688,12 +751,15 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 {
 	uint8_t *pxe = 0, *moved = 0;
 	Pins p = {0};
-	uint32_t declpos, groups = 0;
+	uint32_t declpos, wdecl = UINT32_MAX, groups = 0, nw = 0, h = 0;
 
 	if (m->vmaj < 6 || had || (!mode && !(pxe = sums(f))))
 		return 0;
 	fillcfg(f, m);
 	p.sc = innerscope(f);   /* the validator takes no pin in { } */
+	p.wide = !mode;
+	for (uint32_t r = 0; r < f->nreg && p.wide; r++)
+		p.wide = strncmp(f->reg[r].prefix, "%pxpw", 5) != 0;
 	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
@@ -704,11 +770,15 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
 	declpos = pintaken(f) ? UINT32_MAX : declat(f);
-	for (uint32_t k = 0; k < p.n; k++)
+	for (uint32_t k = 0; k < p.n; k++) {
 		groups += !k || p.at[k] != p.at[k - 1];
+		nw += f->reg[p.reg[k]].units == 2;
+	}
+	if (nw)
+		wdecl = declat(f);
 	if (p.n) {
-		Stmt *v = alloc(m->a, (f->nstmt + p.n + 2 * groups + 2)
-			* sizeof *v);
+		Stmt *v = alloc(m->a, (f->nstmt + p.n + 2 * groups + 3 * nw
+			+ 3) * sizeof *v);
 		uint32_t k = 0, q = 0;
 		moved = calloc(f->nstmt + 1, 1);
 		if (!moved)
@@ -719,6 +789,9 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		for (uint32_t i = 0; i < f->nstmt; i++) {
 			if (i == declpos)
 				v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
+			if (i == wdecl)
+				v[k++] = declstmt(m, f, interns(".b32"), "%pxpw",
+					2 * nw);
 			if (!moved[i])
 				v[k++] = f->stmt[i];
 			uint32_t q0 = q;
@@ -727,12 +800,17 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 			for (uint32_t j = q0; j < q; j++)
 				if (p.mv[j] != UINT32_MAX)
 					v[k++] = f->stmt[p.mv[j]];
+			uint32_t w = 0;
+			for (uint32_t j = q0; j < q; j++)
+				w += f->reg[p.reg[j]].units == 2;
 			if (q > q0)
-				pinstmts(m, f, i, p.reg + q0, q - q0, &v[k]),
-				k += 2 + q - q0;
+				pinstmts(m, f, i, p.reg + q0, q - q0, &v[k], &h),
+				k += pinlen(q - q0, w);
 		}
 		if (declpos == f->nstmt)
 			v[k++] = declstmt(m, f, interns(".b32"), "%pxp", 2);
+		if (wdecl == f->nstmt)
+			v[k++] = declstmt(m, f, interns(".b32"), "%pxpw", 2 * nw);
 		f->stmt = v;
 		f->nstmt = k;
 		f->dirty = 1;

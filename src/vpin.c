@@ -230,6 +230,125 @@ no(Func *f, uint32_t i, Buf *why, const char *what)
 	return -1;
 }
 
+static int
+anyof(const Opnd *o, const uint8_t *set)
+{
+	if (o->kind == Preg && o->reg >= 0 && set[o->reg])
+		return 1;
+	for (uint32_t k = 0; k < o->nsub; k++)
+		if (anyof(&o->sub[k], set))
+			return 1;
+	return 0;
+}
+
+/* mov.b64 {W0, W1}, R (join: mov.b64 R, {W0, W1}): W0, W1 and R in
+ * w, or 0. */
+static int
+halves(Func *f, const Stmt *s, int join, int32_t w[3])
+{
+	static const char *const m[] = {".b64"};
+	const Opnd *v, *r;
+
+	if (s->kind != Sins || s->op != Omov || s->guard || s->nop != 2
+	|| !modsare(s, m, 1))
+		return 0;
+	v = &s->opd[join ? 1 : 0], r = &s->opd[join ? 0 : 1];
+	if (v->kind != Pvec || v->nsub != 2 || v->comp || v->neg
+	|| !plainreg(&v->sub[0]) || !plainreg(&v->sub[1])
+	|| !plainreg(r) || f->reg[r->reg].units != 2)
+		return 0;
+	w[0] = v->sub[0].reg, w[1] = v->sub[1].reg, w[2] = r->reg;
+	return w[0] != w[1];
+}
+
+/* Whether s may stand between a split of R and its join: in the same
+ * block (no label, scope edge or control transfer), not writing R (a
+ * schedule may put other work there; the halves are named by the
+ * split, the join and their pins alone, which splits() asks too). */
+static int
+between(Func *f, Stmt *s, int32_t R, Rv *d, Rv *u)
+{
+	(void)f;
+	if (s->kind == Slabel || s->kind == Sopen || s->kind == Sclose)
+		return 0;
+	if (s->kind != Sins)
+		return 1;
+	if (opklass(s) == Kctl || s->op == Ounknown || s->op == Ocall)
+		return 0;
+	d->n = u->n = 0;
+	defuse(s, d, u);
+	for (uint32_t k = 0; k < d->n; k++)
+		if (d->v[k] == R)
+			return 0;
+	return 1;
+}
+
+/* A 64-bit value pinned in halves: mov.b64 {W0, W1}, R, the pins of
+ * W0 and W1 (and the lane and mask they read), mov.b64 R, {W0, W1},
+ * in one block with no write of R between, and W0, W1 named nowhere
+ * else.  Then R is joined from what it was split into, which the pins
+ * left as it was: both movs go with the pins.  role: 3 for a pin's shuffled register.
+ * 0, or -1 with why said. */
+static int
+splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
+{
+	int32_t w[3], x[3];
+	uint8_t *ok = calloc(b->nstmt + 1, 1);
+	Rv d = {0}, u = {0};
+
+	if (!ok)
+		die("out of memory");
+	for (uint32_t i = 0; i < b->nstmt; i++) {
+		if (!halves(b, &b->stmt[i], 0, w) || role[w[0]] != 3
+		|| role[w[1]] != 3)
+			continue;
+		uint32_t j = i + 1;
+		while (j < b->nstmt && !halves(b, &b->stmt[j], 1, x)
+		&& between(b, &b->stmt[j], w[2], &d, &u))
+			j++;
+		if (j == b->nstmt || !halves(b, &b->stmt[j], 1, x)
+		|| x[0] != w[0] || x[1] != w[1] || x[2] != w[2]) {
+			free(ok);
+			free(d.v);
+			free(u.v);
+			return no(b, i, why, "a 64-bit value's halves not "
+				"joined again after their shuffles in their "
+				"block");
+		}
+		ok[i] = ok[j] = 1;
+	}
+	/* W0, W1: read and written by those movs and their pins alone */
+	uint8_t *half = calloc(b->nreg + 1, 1);
+	if (!half)
+		die("out of memory");
+	for (uint32_t i = 0; i < b->nstmt; i++)
+		if (ok[i] && halves(b, &b->stmt[i], 0, w))
+			half[w[0]] = half[w[1]] = 1;
+	for (uint32_t i = 0; i < b->nstmt; i++) {
+		Stmt *s = &b->stmt[i];
+		int32_t r[3];
+		if (s->kind != Sins || ok[i] || (pinshape(s, r) && drop[i]))
+			continue;
+		for (uint32_t k = 0; k < s->nop; k++)
+			if (anyof(&s->opd[k], half) || (s->guard
+			&& anyof(s->guard, half))) {
+				free(ok);
+				free(half);
+				free(d.v);
+				free(u.v);
+				return no(b, i, why, "a half of a pinned 64-bit "
+					"value used here");
+			}
+	}
+	free(half);
+	for (uint32_t i = 0; i < b->nstmt; i++)
+		drop[i] |= ok[i];
+	free(ok);
+	free(d.v);
+	free(u.v);
+	return 0;
+}
+
 /* Marks b's pins and their L, M writes in drop; the number of pins,
  * or -1 when one is not proven (why says which and why). */
 static int
@@ -307,6 +426,8 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 			rc = no(b, i, why, "its lane or mask not set before it "
 				"in its block");
 	free(tgt);
+	if (n && !rc)
+		rc = splits(b, role, drop, why);
 	free(role);
 	free(d.v);
 	free(u.v);
