@@ -8,22 +8,30 @@
 # ~/.cache/ptxpress (about 650 MB); the PTX goes to a temporary folder.
 # With --fresh, the second set (gen-triton.py --fresh, hf_ files: made
 # after the first had served thirteen sessions of tuning).
-# usage: bench/heldout.sh [--fresh] [BUILD_DIR] [TRIES] > table.md
+# With --triton VERSION, that Triton compiles them (3.9.0 writes PTX 9.4,
+# which CUDA 13.0's ptxas does not read): its own ptxas-blackwell (13.4
+# in 3.9.0) judges and measures them unless $PTXPRESS_PTXAS is set.
+# usage: bench/heldout.sh [--fresh] [--triton VERSION] [BUILD_DIR] [TRIES]
+#        > table.md
 set -u
-set_=
+set_= ver=3.6.0
 [ "${1:-}" = --fresh ] && { set_=--fresh; shift; }
+[ "${1:-}" = --triton ] && { ver=$2; shift 2; }
 b=${1:-build} tries=${2:-12}
 top=$(cd "$(dirname "$0")/.." && pwd)
 py=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])') || exit 1
-site=${XDG_CACHE_HOME:-$HOME/.cache}/ptxpress/triton-3.6.0-py$py
+site=${XDG_CACHE_HOME:-$HOME/.cache}/ptxpress/triton-$ver-py$py
 [ -f "$top/../shared/triton/fa_kernel.py" ] ||
 	{ echo "heldout: no ../shared/triton/fa_kernel.py" >&2; exit 77; }
 if [ ! -d "$site/triton" ]; then
 	rm -rf "$site.tmp" &&
-	python3 -m pip install -q --target "$site.tmp" triton==3.6.0 >&2 &&
+	python3 -m pip install -q --target "$site.tmp" "triton==$ver" >&2 &&
 	mv "$site.tmp" "$site" || { echo "heldout: no triton" >&2; exit 77; }
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 PYTHONPATH=$site python3 "$top/tools/gen-triton.py" $set_ "$tmp" >/dev/null || exit 1
+bw=$site/triton/backends/nvidia/bin/ptxas-blackwell
+[ "$ver" != 3.6.0 ] && [ -z "${PTXPRESS_PTXAS:-}" ] && [ -x "$bw" ] &&
+	export PTXPRESS_PTXAS="$bw"
 sh "$top/bench/opt.sh" "$b" "$tries" "$tmp"/*.ptx
