@@ -139,7 +139,8 @@ help(void)
 "\n"
 "Use it as:\n"
 "  TRITON_PTXAS_PATH=$(command -v ptxpress-ptxas)   (Triton)\n"
-"  TRITON_PTXAS_BLACKWELL_PATH=...                  (Triton, sm_100+)\n"
+"  TRITON_PTXAS_BLACKWELL_PATH=...                  (Triton: sm_100 and\n"
+"                                 later; from 3.9 on, sm_90 and later)\n"
 "  CUTE_DSL_PTXAS_PATH=...                          (CuTe DSL, FA-4)\n"
 "  clang --cuda-path=... --ptxas-path=...            (clang CUDA)\n"
 "  or a directory holding a symbolic link named ptxas, first on PATH.\n"
@@ -426,6 +427,37 @@ lowered(Run *r, In *in, const char *s, size_t n)
 	return b.p;
 }
 
+/* Whether the input's .version is newer than the real ptxas reads
+ * (Triton 3.9 writes PTX 9.4 for its own ptxas 13.4; CUDA 13.0's reads
+ * up to 9.0) and nothing lowers it: then the search's every variant
+ * fails as the input does, and ptxas had better say why at once.  The
+ * first .version at the start of a line, as every PTX writer puts it. */
+static int
+toonew(Run *r, In *in)
+{
+	const char *v = getenv("PTXPRESS_PTX_VERSION");
+	int maj, min, fmaj, fmin;
+
+	if ((v && !strcmp(v, "auto")) || ptxasisa(r->real, &maj, &min))
+		return 0;
+	for (size_t i = 0; i + 9 < in->n; i++)
+		if ((i == 0 || in->src[i - 1] == '\n')
+		&& !strncmp(in->src + i, ".version", 8)) {
+			if (sscanf(in->src + i + 8, " %d.%d", &fmaj, &fmin) != 2
+			|| fmaj < maj || (fmaj == maj && fmin <= min))
+				return 0;
+			fprintf(stderr, "%s: note: %s: PTX %d.%d is newer than "
+				"%s reads (%d.%d): passed on unchanged; point "
+				"PTXPRESS_PTXAS at a newer ptxas (Triton 3.9 "
+				"ships one as triton/backends/nvidia/bin/"
+				"ptxas-blackwell), or PTXPRESS_PTX_VERSION=auto "
+				"lowers .version\n", progname, in->path, fmaj,
+				fmin, r->real, maj, min);
+			return 1;
+		}
+	return 0;
+}
+
 /* Rewrites one input into the temporary folder; returns -1 only when
  * the build must stop (strict mode). */
 static int
@@ -436,7 +468,7 @@ prepare(Run *r, In *in)
 	int kind;
 
 	in->src = pxslurp(in->path, &in->n);
-	if (!in->src)
+	if (!in->src || toonew(r, in))
 		return 0;  /* ptxas will say so in its own words */
 	kind = rewritten(r, in, &text);
 	if (kind == Cfail) {

@@ -105,6 +105,12 @@ PTXPRESS_PTX_VERSION=auto "$wrap" -arch sm_90a N.ptx -o N2.o >o2 2>e2; r2=$?
 	grep -q "\.version 99.9 lowered to" e2 &&
 	ok "PTXPRESS_PTX_VERSION=auto lowers .version" ||
 	fail "version: rc $r1 $r2: $(cat e2)"
+# without it: said at once (no search of variants that all fail, no
+# word of a failed rewrite), and ptxas's own refusal follows
+grep -q "PTX 99.9 is newer than .* reads" e1 &&
+	! grep -q "failed on the rewritten" e1 &&
+	grep -q "99.9" e1 && ok "a .version too new for ptxas: said, passed on" ||
+	fail "version too new: $(cat e1)"
 
 # PTXPRESS_TIME: a broken description is reported and the build goes on;
 # with a good one and no GPU, ptxas's figures decide, as without it
