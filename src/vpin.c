@@ -266,9 +266,8 @@ halves(Func *f, const Stmt *s, int join, int32_t w[3])
  * schedule may put other work there; the halves are named by the
  * split, the join and their pins alone, which splits() asks too). */
 static int
-between(Func *f, Stmt *s, int32_t R, Rv *d, Rv *u)
+between(Stmt *s, int32_t R, Rv *d, Rv *u)
 {
-	(void)f;
 	if (s->kind == Slabel || s->kind == Sopen || s->kind == Sclose)
 		return 0;
 	if (s->kind != Sins)
@@ -287,8 +286,8 @@ between(Func *f, Stmt *s, int32_t R, Rv *d, Rv *u)
  * W0 and W1 (and the lane and mask they read), mov.b64 R, {W0, W1},
  * in one block with no write of R between, and W0, W1 named nowhere
  * else.  Then R is joined from what it was split into, which the pins
- * left as it was: both movs go with the pins.  role: 3 for a pin's shuffled register.
- * 0, or -1 with why said. */
+ * left as it was: both movs go with the pins.  role: 3 for a pin's
+ * shuffled register.  0, or -1 with why said. */
 static int
 splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
 {
@@ -304,7 +303,7 @@ splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
 			continue;
 		uint32_t j = i + 1;
 		while (j < b->nstmt && !halves(b, &b->stmt[j], 1, x)
-		&& between(b, &b->stmt[j], w[2], &d, &u))
+		&& between(&b->stmt[j], w[2], &d, &u))
 			j++;
 		if (j == b->nstmt || !halves(b, &b->stmt[j], 1, x)
 		|| x[0] != w[0] || x[1] != w[1] || x[2] != w[2]) {
