@@ -798,14 +798,17 @@ variants(Optreq *o, Pipe *v, int max)
 		static const char *const tmpin[] = {
 			"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
 			"remat,sched=bu,softmax=8,tsink,hoist,pin=cvt"};
-		/* a sum Triton takes an iteration late (early): with the
-		 * tcgen05 pair, and with the plain schedulers; last, with
-		 * the peeled iteration's sum pinned where it is computed */
+		/* a sum Triton takes an iteration late (early): first with
+		 * the peeled iteration's sum pinned where it is computed and
+		 * O's load after P's store (the drop-in's 8 tries reach one
+		 * of these only: that one took Triton 3.9's Blackwell
+		 * kernels to 0), then with the tcgen05 pair and the plain
+		 * schedulers */
 		static const char *const ea[] = {
+			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
 			"early,remat=loop,sched=bu,tsink,hoist",
 			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
-			"early,remat=loop,sched=bu,tsink,hoist,tsink=far",
-			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far"};
+			"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
 		/* P's converts read before a run of global loads (V's,
 		 * element by element; sm_80 and sm_120a tiles, misaligned
 		 * sm_90a ones): the first early, before the wgmma variants

@@ -4,7 +4,9 @@
 # input is listed with the report's 'before' figures, there are as many
 # rows as tries, and the rows are in the search's order (spill bytes,
 # then stack, then registers); a wgmma kernel with pin=ld's converts
-# tries remat=loop,pin=ld early.  Needs ptxas (77).
+# tries remat=loop,pin=ld early; a tensor-memory kernel whose row sum
+# early moves reaches early with pin within the drop-in's 8 tries.
+# Needs ptxas (77).
 # usage: optvariants.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
@@ -42,4 +44,17 @@ awk -v k=$k '
 	--variants -o "$tmp/p.ptx" >"$tmp/plog" 2>&1 || { cat "$tmp/plog"; exit 1; }
 grep -q ' remat=loop,pin=ld$' "$tmp/plog" ||
 	{ echo "FAIL pldbase: remat=loop,pin=ld not among 4 tries"; sed 's/^/  | /' "$tmp/plog"; exit 1; }
+# A tensor-memory kernel with a late sum (early's case: Triton's
+# Blackwell kernels) reaches early,pin,...,tsink=far within the
+# drop-in's 8 tries: behind the tcgen05 variants and the other early ones
+# it never did, where it alone took Triton 3.6's and 3.9's aligned
+# sm_100a d128_n128 kernels to 0 bytes (bench/RESULTS.md, twenty-first
+# session).  epbase.ptx with its load from global memory made a tcgen05.ld.
+sed 's|ld.global.f32 %r2, \[%rd1\];|tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r1];\
+\ttcgen05.wait::ld.sync.aligned;|' "$top/tests/opt/epbase.ptx" >"$tmp/ept.ptx"
+grep -q 'tcgen05.wait::ld' "$tmp/ept.ptx" || { echo "FAIL ept: no tcgen05.ld made"; exit 1; }
+"$px" opt "$tmp/ept.ptx" --tries 8 --refine 0 -j 2 \
+	--variants -o "$tmp/e.ptx" >"$tmp/elog" 2>&1 || { cat "$tmp/elog"; exit 1; }
+grep -q ' early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far$' "$tmp/elog" ||
+	{ echo "FAIL ept: early,pin,... not among 8 tries"; sed 's/^/  | /' "$tmp/elog"; exit 1; }
 echo "optvariants: cases passed"
