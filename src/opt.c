@@ -4,7 +4,8 @@
  * hand, opt assembles many legal variants of each kernel (pipelines and
  * seeded perturbations of them) in parallel, keeps per kernel the one
  * with the fewest spill bytes, then the smallest stack, then the fewest
- * registers, and never anything worse than the input.  Every result is
+ * registers (then, with --sass-guard, the cheapest loops), and never
+ * anything worse than the input.  Every result is
  * proven by the validator before it is written; what cannot be proven
  * is not written (the input is). */
 #define _GNU_SOURCE             /* memmem */
@@ -357,14 +358,26 @@ figure(Var *v, const char *fn)
 	return g;
 }
 
+static long sasscost(Fig);
+
 /* The search's order: fewer spill bytes, then a smaller stack, then
- * no pins, then fewer registers.  unserial (--unserialized) puts first
- * whether ptxas serializes the kernel's wgmmas (its C7510-C7519 notes):
- * on the H200 Triton's d128_n128 ran 5.5 % slower spill-free and
- * serialized, and 14 % faster at 184 bytes of spill unserialized.
- * Pins cost a shuffle each and hold ptxas's order: on the H200 a
- * pinned kernel that spilled no less than an unpinned one ran 26 %
- * slower than it (bench/RESULTS.md, thirteenth session). */
+ * no pins, then fewer registers, then, where --sass-guard read the
+ * SASS, the cheaper loops by sasscost().  The last settles ties that
+ * the search's order used to: on five of Triton 3.9's aligned sm_90a
+ * kernels, wgsplit,wgwait,remat,sched=td and wgwait,remat,sched=td
+ * both leave no spill at 255 registers.  Timed side by side on the
+ * H200 (bench/RESULTS.md, twenty-second session), in four the one with
+ * fewer instructions in its loops ran faster: 1.6, 4.6 and 6.1 % (the
+ * one without wgsplit, 3 fewer), 1.1 % (the one with, 3 fewer); in the
+ * fifth they held as many, the search's order stands, and its pick
+ * (with wgsplit) ran 1.1 % faster.
+ * unserial (--unserialized) puts first whether ptxas serializes the
+ * kernel's wgmmas (its C7510-C7519 notes): on the H200 Triton's
+ * d128_n128 ran 5.5 % slower spill-free and serialized, and 14 %
+ * faster at 184 bytes of spill unserialized.  Pins cost a shuffle each
+ * and hold ptxas's order: on the H200 a pinned kernel that spilled no
+ * less than an unpinned one ran 26 % slower than it (bench/RESULTS.md,
+ * thirteenth session). */
 static int
 better(Fig a, Fig b, int unserial)
 {
@@ -380,7 +393,9 @@ better(Fig a, Fig b, int unserial)
 		return a.stack < b.stack;
 	if (a.pinned != b.pinned)
 		return !a.pinned;
-	return a.regs < b.regs;
+	if (a.regs != b.regs)
+		return a.regs < b.regs;
+	return a.loop >= 0 && b.loop >= 0 && sasscost(a) < sasscost(b);
 }
 
 /* --sass-guard: the SASS of g costs more than b's by more than 2 %,
@@ -644,7 +659,9 @@ helpopt(FILE *f)
 "                   off under --time, where the GPU decides.  With it the\n"
 "                   search also tries pin=loop and pin=loopall after\n"
 "                   picks that rematerialize (with --refine 0 too),\n"
-"                   taken only where they cost no more than the pick\n"
+"                   taken only where they cost no more than the pick,\n"
+"                   and of variants equal in spill, stack and registers\n"
+"                   it keeps the one whose loops cost least\n"
 "  --unserialized   rank a variant whose wgmmas ptxas serializes (its\n"
 "                   C7510-C7519 warnings) behind every variant it does\n"
 "                   not, even one that spills more: serialized wgmmas\n"

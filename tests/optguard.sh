@@ -32,7 +32,8 @@ n=1000 l=20 o=0 e=0
 [ "$GUARD_MODE" = outside ] && l=0 o=200
 if [ -e "$GUARD_DIR/seen" ]; then
 	case $GUARD_MODE in worse) n=1100 ;; near) n=1015 ;;
-	outside) n=1050 o=0 ;; exposed) n=900 e=2 ;; esac
+	outside) n=1050 o=0 ;; exposed) n=900 e=2 ;;
+	tie) n=$((1000 - $(wc -l <"$GUARD_DIR/calls"))) l=0 ;; esac
 fi
 : >"$GUARD_DIR/seen"
 echo "$2" >>"$GUARD_DIR/calls"
@@ -86,6 +87,24 @@ GUARD_MODE=exposed PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/exp.
 cmp -s "$in" "$tmp/exp.ptx" || no "exposed: a variant was taken" "$tmp/exp.log"
 grep -q "its loops hold 901 SASS instructions, 20 of them local memory, the input's 1001 and 20 .*loads spilled in flight: 2, the input's 0" \
 	"$tmp/exp.log" || no "exposed: no note" "$tmp/exp.log"
+
+# tie: each cubin after the input's one instruction shorter than the
+# one before, so variants the search assembles later have cheaper
+# loops; among variants with the same spill, stack and registers the
+# cheaper loops must rank first (--variants lists them in the search's
+# order, the pick first).  The search's own order had put them the
+# other way round.
+rm -f "$tmp/seen" "$tmp/calls"
+GUARD_MODE=tie PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" opt "$in" -o "$tmp/tie.ptx" \
+	$opts --sass-guard --variants >"$tmp/tie.log" 2>&1 || no "opt tie" "$tmp/tie.log"
+awk '/^ +[0-9]+ +[0-9]+ +[0-9]+ +[-a-z]+ +[0-9]+\/[0-9]+  [^(]/ {
+	split($5, l, "/"); k = $1 " " $2 " " $3
+	if (k == pk) { ties++; if (l[1] + 0 < pl) bad++ }
+	pk = k; pl = l[1] + 0 }
+	END { print ties + 0, bad + 0 }' "$tmp/tie.log" >"$tmp/tie.n"
+read ties bad <"$tmp/tie.n"
+[ "$ties" -ge 1 ] || no "tie: no two variants tie (nothing tested)" "$tmp/tie.log"
+[ "$bad" -eq 0 ] || no "tie: a variant with costlier loops ranks first" "$tmp/tie.log"
 
 # a kernel that does not spill: no variant is worth taking, so the
 # guard has nothing to refuse and no cubin is disassembled
