@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device tool (nvidia-h200), twenty-second session: Triton 3.9.0's
+# The device tool (nvidia-h200), twenty-third session: Triton 3.9.0's
 # PTX on the H200.  The held-out set compiled by Triton 3.9.0
 # (`tools/gen-triton.py` with its site on PYTHONPATH; PTX 9.4), lowered
 # to 9.0 (`ptxpress emit --ptx-version 9.0`, which the driver's JIT and

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device tool (nvidia-h200), twenty-second session, second run: the
+# The device tool (nvidia-h200), twenty-third session, second run: the
 # aligned Triton 3.9 kernels where run.sh found the drop-in's pick
 # (wgsplit,wgwait,remat,sched=td) slower, and d64 n128 fp16 full al, each
 # with five pipelines forced (`ptxpress opt NAME.ptx --no-search -p P`,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device tool (nvidia-h200), twenty-second session, third run: the
+# The device tool (nvidia-h200), twenty-third session, third run: the
 # drop-in's pick (NAME.a = run.sh's NAME.n, wgsplit,wgwait,remat,sched=td)
 # and the same without wgsplit (NAME.b = run2.sh's NAME.1,
 # wgwait,remat,sched=td), both spill-free at 255 registers, side by side

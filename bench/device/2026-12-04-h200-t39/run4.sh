@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device tool (nvidia-h200), twenty-second session, fourth run: the
+# The device tool (nvidia-h200), twenty-third session, fourth run: the
 # three picks of Triton 3.6's held-out sm_90a kernels (/tmp/ho from
 # tools/gen-triton.py) that the tie-break of b826172 changes, out of
 # sample for it: NAME.a the pick before (1e04570's binary), NAME.b the
