@@ -366,7 +366,7 @@ static long sasscost(Fig);
  * the search's order used to: on five of Triton 3.9's aligned sm_90a
  * kernels, wgsplit,wgwait,remat,sched=td and wgwait,remat,sched=td
  * both leave no spill at 255 registers.  Timed side by side on the
- * H200 (bench/RESULTS.md, twenty-second session), in four the one with
+ * H200 (bench/RESULTS.md, twenty-third session), in four the one with
  * fewer instructions in its loops ran faster: 1.6, 4.6 and 6.1 % (the
  * one without wgsplit, 3 fewer), 1.1 % (the one with, 3 fewer); in the
  * fifth they held as many, the search's order stands, and its pick
@@ -814,10 +814,15 @@ variants(Optreq *o, Pipe *v, int max)
 			"remat=loop,sched=bu,tsink,hoist",
 			"remat,sched=bu,softmax=8,tsink,hoist"};
 		/* and with the packed P pinned before the wait loop, after
-		 * the early variants (a short search reaches those first) */
+		 * the early variants (a short search reaches those first);
+		 * the second with loop values recomputed too: on Triton
+		 * 3.6's misaligned causal d128_n128 kernel 320 bytes where
+		 * softmax=8 in its place had left 712, and the softmax=8 one
+		 * had never won by more than 4 bytes (twenty-third session,
+		 * bench/RESULTS.md) */
 		static const char *const tmpin[] = {
 			"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
-			"remat,sched=bu,softmax=8,tsink,hoist,pin=cvt"};
+			"remat=loop,sched=bu,softmax=2,tsink,hoist,pin=cvt"};
 		/* a sum Triton takes an iteration late (early): first with
 		 * the peeled iteration's sum pinned where it is computed and
 		 * O's load after P's store (the drop-in's 8 tries reach one
