@@ -430,7 +430,14 @@ better(Fig a, Fig b, int unserial)
  * its input (1 against 0), and they ran 28 % faster: 512 is past what
  * refuses the d64 picks (about 160 for the one the drop-in took, 285
  * for the fastest of them) and far below what would refuse those
- * (4500; bench/RESULTS.md, eighteenth session). */
+ * (4500; bench/RESULTS.md, eighteenth session).
+ * And g may not hold more local-memory accesses in its loops than b,
+ * whatever it saves elsewhere: every timed rewrite that did (Triton's
+ * d256_n64_w4, 264 and 260 against 257, twenty-third session; two
+ * causal misaligned d128_n128 kernels, 508 against 477, sixteenth) ran
+ * at 0.997-1.024 of its input's time, the d256 pick 1.8 % slower where
+ * the weights above called it 0.7 % cheaper, and its variants that kept
+ * 256 ran 2.3-3.9 % faster. */
 enum { Expcost = 512 };
 
 static long
@@ -445,7 +452,7 @@ loopier(Fig g, Fig b)
 {
 	if (g.loop < 0 || b.loop < 0)
 		return 0;
-	return 50 * sasscost(g) > 51 * sasscost(b);
+	return g.local > b.local || 50 * sasscost(g) > 51 * sasscost(b);
 }
 
 /* A variant that adds pin=loop or pin=loopall to a pick p: the pins
@@ -654,7 +661,8 @@ helpopt(FILE *f)
 "                   local-memory accesses outside loops, and 512 for\n"
 "                   each store of a global load's value to local memory\n"
 "                   within 32 instructions of the load (the warp waits\n"
-"                   there for the load).\n"
+"                   there for the load), or whose loops hold more\n"
+"                   local-memory accesses than the input's.\n"
 "                   Spill bytes do not say where spills run, nor what a\n"
 "                   rewrite adds to a loop; on the H200 such picks ran\n"
 "                   slower than their inputs more often than not, and\n"
