@@ -436,7 +436,7 @@ better(Fig a, Fig b, int unserial)
  * d256_n64_w4, 264 and 260 against 257, twenty-third session; two
  * causal misaligned d128_n128 kernels, 508 against 477, sixteenth) ran
  * at 0.997-1.024 of its input's time, the d256 pick 1.8 % slower where
- * the weights above called it 0.7 % cheaper, and its variants that kept
+ * the weights above called it 1.1 % cheaper, and its variants that kept
  * 256 ran 2.3-3.9 % faster. */
 enum { Expcost = 512 };
 
