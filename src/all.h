@@ -25,7 +25,7 @@
 typedef struct Arena Arena;
 typedef struct Chunk Chunk;
 struct Chunk { Chunk *prev; size_t used, cap; };
-struct Arena { Chunk *cur; size_t total; };
+struct Arena { Chunk *cur, *spare; size_t total; };
 #define Chunkhdr ((sizeof(Chunk) + 15) & ~(size_t)15)
 
 /* ---- text: every name and modifier is interned, so equal means the

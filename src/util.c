@@ -51,7 +51,7 @@ anew(void)
 {
 	Arena *a = xmalloc(sizeof *a);
 
-	a->cur = 0;
+	a->cur = a->spare = 0;
 	a->total = 0;
 	return a;
 }
@@ -124,6 +124,32 @@ chunkunmap(void *p, size_t n)
 }
 #endif
 
+/* A chunk areset() kept, if one holds n bytes: the first that holds
+ * want (what a fresh chunk would hold), else the largest that holds n.
+ * Reusing it saves the kernel zeroing fresh pages, which was a third
+ * of a large parse: the parser's temporary arena outgrows its first
+ * chunk in most functions of a large file. */
+static Chunk *
+spare(Arena *a, size_t n, size_t want)
+{
+	Chunk **p, **best = 0;
+
+	for (p = &a->spare; *p; p = &(*p)->prev) {
+		if ((*p)->cap >= want) {
+			best = p;
+			break;
+		}
+		if ((*p)->cap >= n && (!best || (*p)->cap > (*best)->cap))
+			best = p;
+	}
+	if (best) {
+		Chunk *c = *best;
+		*best = c->prev;
+		return c;
+	}
+	return 0;
+}
+
 /* Bump allocation, 16-byte aligned.  A request of more than an eighth
  * of a chunk (a function's statement array) gets a chunk of its own,
  * linked in behind the current one: the current chunk keeps serving
@@ -143,9 +169,13 @@ allocslow(Arena *a, size_t n)
 		m = m < Chunksz ? Chunksz : m > Chunkmax ? Chunkmax : m;
 		cap = m - hdr;
 	}
-	c = chunkmap(hdr + cap);
+	if ((c = spare(a, n, cap)))
+		cap = c->cap;
+	else {
+		c = chunkmap(hdr + cap);
+		c->cap = cap;
+	}
 	c->used = n;
-	c->cap = cap;
 	a->total += cap;
 	if (cap == n && a->cur) {       /* behind the current chunk */
 		c->prev = a->cur->prev;
@@ -173,10 +203,11 @@ adup(Arena *a, const char *s, size_t n)
 	return p;
 }
 
-/* Empties the arena but keeps its current chunk, whose pages are made
+/* Empties the arena but keeps its chunks, whose pages are made
  * already: the parser's temporary arena serves one function after
  * another, and mapping fresh pages for each costs more than the parse
- * of a small function. */
+ * of a small function.  The current chunk serves on; the others wait
+ * in the spare list for allocslow. */
 void
 areset(Arena *a)
 {
@@ -184,9 +215,10 @@ areset(Arena *a)
 
 	if (!a || !a->cur)
 		return;
-	for (c = a->cur->prev; c; c = p) {
+	for (c = a->cur->prev; c; c = p) {     /* kept for allocslow */
 		p = c->prev;
-		chunkunmap(c, Chunkhdr + c->cap);
+		c->prev = a->spare;
+		a->spare = c;
 	}
 	a->cur->prev = 0;
 	a->cur->used = 0;
@@ -201,6 +233,10 @@ afree(Arena *a)
 	if (!a)
 		return;
 	for (c = a->cur; c; c = p) {
+		p = c->prev;
+		chunkunmap(c, Chunkhdr + c->cap);
+	}
+	for (c = a->spare; c; c = p) {
 		p = c->prev;
 		chunkunmap(c, Chunkhdr + c->cap);
 	}
