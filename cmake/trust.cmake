@@ -32,3 +32,12 @@ if(NOT PTXPRESS_SANITIZE)
   set_tests_properties(valgrind PROPERTIES SKIP_RETURN_CODE 77
     TIMEOUT 1200 LABELS slow)
 endif()
+
+# The in-process speed benchmark (bench/emitbench.c); the test only
+# holds it to running and to its lossless check on one of our files.
+add_executable(emitbench bench/emitbench.c)
+target_link_libraries(emitbench PRIVATE ptxcore)
+add_test(NAME bench.emitbench COMMAND emitbench
+  ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx 3)
+set_tests_properties(bench.emitbench PROPERTIES PASS_REGULAR_EXPRESSION
+  "fmha_sm90a.ptx: [0-9.]+ MB, first run .* median ")
