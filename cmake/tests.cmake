@@ -26,6 +26,12 @@ add_test(NAME fastpath.shared COMMAND fastpath
 set_tests_properties(fastpath.own fastpath.shared PROPERTIES
   SKIP_RETURN_CODE 77)
 
+# The arena's spare chunks (arena.c): reused after a reset, poisoned
+# under ASan while they wait.
+add_executable(arenatest tests/front/arena.c)
+target_link_libraries(arenatest PRIVATE ptxcore)
+add_test(NAME arena COMMAND arenatest)
+
 # The validator against swaps of dependent neighbours in real PTX (vmut.c).
 # The opt fuzzers' oracle over the test kernels with whole lines moved
 # about (linemut.c), seeded: the same runs each time.

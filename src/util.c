@@ -65,6 +65,18 @@ anew(void)
 #define __SANITIZE_ADDRESS__ 1          /* clang says it this way */
 #endif
 #endif
+/* A chunk in an arena's spare list is poisoned under ASan, so that a
+ * pointer kept past areset still faults there as it did when areset
+ * gave the chunk back. */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define chunkpoison(c, on) ((on) ? ASAN_POISON_MEMORY_REGION((char *)(c) \
+	+ Chunkhdr, (c)->cap) : ASAN_UNPOISON_MEMORY_REGION((char *)(c) \
+	+ Chunkhdr, (c)->cap))
+#else
+#define chunkpoison(c, on) ((void)(c), (void)(on))
+#endif
+
 #if defined(MAP_POPULATE) && !defined(__SANITIZE_ADDRESS__)
 /* A chunk of whole huge pages is mapped on a huge page boundary and
  * asked to be backed by huge pages (where the kernel does it only when
@@ -145,6 +157,7 @@ spare(Arena *a, size_t n, size_t want)
 	if (best) {
 		Chunk *c = *best;
 		*best = c->prev;
+		chunkpoison(c, 0);
 		return c;
 	}
 	return 0;
@@ -219,6 +232,7 @@ areset(Arena *a)
 		p = c->prev;
 		c->prev = a->spare;
 		a->spare = c;
+		chunkpoison(c, 1);
 	}
 	a->cur->prev = 0;
 	a->cur->used = 0;
@@ -238,6 +252,7 @@ afree(Arena *a)
 	}
 	for (c = a->spare; c; c = p) {
 		p = c->prev;
+		chunkpoison(c, 0);
 		chunkunmap(c, Chunkhdr + c->cap);
 	}
 	free(a);
