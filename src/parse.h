@@ -40,6 +40,10 @@ typedef struct Lexer {
 	int cstate;             /* start condition a comment interrupted */
 	int fast;               /* the fast paths are taken (INS, INITV) */
 	int clean;              /* the last token returned ended a statement */
+	int closed;             /* the last token ended a statement or a
+	                         * .loc line, or was a label's ':' (or a '{'
+	                         * right after one): a '}' here closes a
+	                         * scope, not a vector of operands */
 	void *scanner;          /* the flex scanner reading the text */
 	Loc cstart;
 	Parser *P;
