@@ -23,7 +23,12 @@ add_test(NAME fastpath.own COMMAND fastpath ${CMAKE_SOURCE_DIR}/corpus
   ${CMAKE_SOURCE_DIR}/tests/malformed ${CMAKE_SOURCE_DIR}/tests/ana)
 add_test(NAME fastpath.shared COMMAND fastpath
   ${CMAKE_SOURCE_DIR}/../shared/corpus)
-set_tests_properties(fastpath.own fastpath.shared PROPERTIES
+# ... and each test file read with one ';' dropped at a time (-d): the
+# two agree on validity, the IR and the first error's place.
+add_test(NAME fastpath.drop COMMAND fastpath -d ${CMAKE_SOURCE_DIR}/corpus
+  ${CMAKE_SOURCE_DIR}/tests/front ${CMAKE_SOURCE_DIR}/tests/opt
+  ${CMAKE_SOURCE_DIR}/tests/malformed ${CMAKE_SOURCE_DIR}/tests/ana)
+set_tests_properties(fastpath.own fastpath.shared fastpath.drop PROPERTIES
   SKIP_RETURN_CODE 77)
 
 # The arena's spare chunks (arena.c): reused after a reset, poisoned

@@ -403,6 +403,7 @@ typedef struct Diag {
 	int max;            /* stop after this many errors */
 	int quiet;
 	int nowarn;         /* count warnings, do not print them */
+	Pos first;          /* where the first error is */
 } Diag;
 
 /* ---- analysis (cfg.c, live.c, pressure.c, roles.c) ----

@@ -627,9 +627,10 @@ diag(Diag *d, const char *sev, Pos pos, uint32_t off, uint32_t len,
 	va_list ap;
 	size_t b, e;
 
-	if (sev[0] == 'e')
-		d->nerr++;
-	else
+	if (sev[0] == 'e') {
+		if (!d->nerr++)
+			d->first = pos;
+	} else
 		d->nwarn++;
 	if (d->quiet || (d->nowarn && sev[0] == 'w'))
 		return;
