@@ -301,8 +301,11 @@ splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
 		if (!halves(b, &b->stmt[i], 0, w) || role[w[0]] != 3
 		|| role[w[1]] != 3)
 			continue;
-		uint32_t j = i + 1;
-		while (j < b->nstmt && !halves(b, &b->stmt[j], 1, x)
+		uint32_t j = i + 1;     /* to the join of these halves: a
+		                         * schedule may put other packs, and
+		                         * another pin's split and join, first */
+		while (j < b->nstmt && !(halves(b, &b->stmt[j], 1, x)
+		&& x[0] == w[0] && x[1] == w[1])
 		&& between(&b->stmt[j], w[2], &d, &u))
 			j++;
 		if (j == b->nstmt || !halves(b, &b->stmt[j], 1, x)
