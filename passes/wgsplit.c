@@ -403,7 +403,8 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 	}
 	r = calloc(f->nreg + 1, 1);
 	in = calloc(f->nstmt + 1, 1);
-	/* the deferred chain's accumulators (4): in flight until the wait */
+	/* the deferred chain's accumulators (4) and what it reads (16):
+	 * in flight until the wait, which the pulled statements precede */
 	for (i = commit; i-- > 0 && !aligned(&f->stmt[i], Owgmma_fence);)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
@@ -411,6 +412,8 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 			defuse(&f->stmt[i], &d, &u);
 			for (k = 0; k < d.n; k++)
 				r[d.v[k]] |= 4;
+			for (k = 0; k < u.n; k++)
+				r[u.v[k]] |= 16;
 		}
 	for (i = p0; i <= p1; i++)
 		if (f->stmt[i].kind == Sins
@@ -434,7 +437,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		if (!need)
 			continue;
 		if (opklass(s) != Kpure || s->guard || d.n != 1
-		|| (r[d.v[0]] & 12))
+		|| (r[d.v[0]] & (4 | 8 | 16)))
 			goto none;
 		in[i] = 1;
 		/* an earlier write of its register is not needed (and, left
