@@ -138,9 +138,10 @@ chunkunmap(void *p, size_t n)
 
 /* A chunk areset() kept, if one holds n bytes: the first that holds
  * want (what a fresh chunk would hold), else the largest that holds n.
- * Reusing it saves the kernel zeroing fresh pages, which was a third
- * of a large parse: the parser's temporary arena outgrows its first
- * chunk in most functions of a large file. */
+ * Reusing it saves the kernel zeroing fresh pages: the parser's
+ * temporary arena outgrows its first chunk in most functions of a large
+ * file, and zeroing its fresh chunks was half of the page clearing
+ * that took a third of Sort's parse (bench/RESULTS-trust.md). */
 static Chunk *
 spare(Arena *a, size_t n, size_t want)
 {

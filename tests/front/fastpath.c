@@ -7,18 +7,18 @@
  * been taken: a file with instructions that none reached would prove
  * nothing.
  * With -d, each file of up to 64 KiB is also read with one ';' dropped,
- * for each ';' in turn (at most 400 of them, spread over the file):
- * there the fast path and the grammar must agree on whether the text is
- * valid, on its IR when it is, and on where the first error is when it
- * is not (until then both have read the same statements).  That last
- * holds for these texts, not for any bytes: the front-end fuzzer found
- * benign differences (a whole-line INS token refused at its start where
- * the grammar reads a few tokens on; a .loc's bad function_name, which
- * the grammar reports one token before the fast path's syntax error),
- * so fuzzfront asks for agreement on validity alone.  A statement whose ';' is missing is
- * where the scanner's idea of a statement's end is put to the test (the
- * fast path once took a vector's '}' for one: bench/RESULTS-trust.md,
- * fo69).
+ * for each ';' in turn (at most 400 of them, spread over the file): a
+ * statement whose ';' is missing is where the scanner's idea of a
+ * statement's end is put to the test (the fast path once took a
+ * vector's '}' for one: bench/RESULTS-trust.md, fo69).  There the fast
+ * path and the grammar must agree on whether the text is valid, on its
+ * IR when it is, and on where the first error is when it is not (until
+ * then both have read the same statements).  That last holds for these
+ * texts, not for any bytes: the front-end fuzzer found benign
+ * differences (a whole-line INS token refused at its start where the
+ * grammar reads a few tokens on; a .loc's bad function_name, which the
+ * grammar reports one token before the fast path's syntax error), so
+ * fuzzfront asks for agreement on validity alone.
  * usage: fastpath [-d] FILE|DIR...   (directories: every .ptx below) */
 #include <dirent.h>
 #include <stdio.h>
@@ -31,10 +31,11 @@ const char *progname = "fastpath";
 static int nfile, nbad, drop;
 static unsigned long nins, nfast, nmut;
 
-static Pos first;       /* build's first error */
-
+/* Parses and checks src, dumps the IR into b and, when first is given,
+ * says where the first error is. */
 static Module *
-build(const char *path, const char *src, size_t n, int flags, Buf *b)
+build(const char *path, const char *src, size_t n, int flags, Buf *b,
+	Pos *first)
 {
 	Diag d = {0};
 	Module *m;
@@ -46,7 +47,8 @@ build(const char *path, const char *src, size_t n, int flags, Buf *b)
 	m->nerr = d.nerr;
 	irdump(b, m);
 	bprintf(b, "diagnostics %d errors %d warnings\n", d.nerr, d.nwarn);
-	first = d.first;
+	if (first)
+		*first = d.first;
 	return m;
 }
 
@@ -72,16 +74,14 @@ dropone(const char *path, const char *src, size_t n, size_t k, char *t)
 {
 	Buf fb = {0}, sb = {0};
 	Module *fm, *sm;
+	Pos ff, first;
 	size_t line = 1;
 
 	memcpy(t, src, k);
 	memcpy(t + k, src + k + 1, n - k - 1);
 	t[n - 1] = t[n] = 0;
-	Pos ff;
-
-	fm = build(path, t, n - 1, 0, &fb);
-	ff = first;
-	sm = build(path, t, n - 1, Pslow, &sb);
+	fm = build(path, t, n - 1, 0, &fb, &ff);
+	sm = build(path, t, n - 1, Pslow, &sb, &first);
 	for (size_t i = 0; i < k; i++)
 		line += src[i] == '\n';
 	if (!fm->nerr != !sm->nerr || (fm->nerr && (ff.line != first.line
@@ -137,8 +137,8 @@ one(const char *path)
 		return;
 	}
 	nfile++;
-	fm = build(path, src, n, 0, &fb);
-	sm = build(path, src, n, Pslow, &sb);
+	fm = build(path, src, n, 0, &fb, 0);
+	sm = build(path, src, n, Pslow, &sb, 0);
 	for (uint32_t i = 0; i < sm->nitem; i++)
 		for (uint32_t k = 0; sm->item[i].fn && k < sm->item[i].fn->nstmt;
 			k++)
