@@ -58,6 +58,17 @@ typedef struct Ctx {
 	uint32_t far;           /* sums replaced away from every burst */
 } Ctx;
 
+/* Whether a member of chain c lies inside a { } scope (sc from
+ * innerscope()). */
+static int
+inscope(const int32_t *sc, const Chain *c)
+{
+	for (uint32_t k = 0; k < c->n; k++)
+		if (sc[c->at[k]] >= 0)
+			return 1;
+	return 0;
+}
+
 /* The registers s writes and reads, in x->d and x->u. */
 static void
 du(Ctx *x, Stmt *s)
@@ -729,7 +740,10 @@ plantemplate(Ctx *x, Ana *A, uint32_t ti, Plan *p)
 		avail(x, A, bu, inx, live, in);
 		for (uint32_t c = 0; c < x->nc; c++) {
 			Chain *d = &x->c[c];
-			if (d->done || !prefixof(t, d)
+			/* its copies go where it stands, which must not be
+			 * in a { } scope either (linemut seed 73 moved a
+			 * chain into an mbarrier wait's scope) */
+			if (d->done || !prefixof(t, d) || inscope(sc, d)
 			|| !availat(x, A, bu, inx, in, d->at[0]))
 				continue;
 			if (!sameroots(x, t, d))

@@ -423,6 +423,13 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 			in[i] = 1;
 			n++;
 		}
+	/* issued while the deferred chain is in flight, the pulled chain
+	 * may not touch its accumulators nor write what it reads (linemut
+	 * seed 37: a mutated P*V group that reuses the deferred chain's
+	 * accumulator) */
+	for (i = 0; i < f->nreg; i++)
+		if ((r[i] & 4 && r[i] & (1 | 2 | 8)) || (r[i] & 16 && r[i] & 1))
+			goto none;
 	/* the descriptor math: what defines a register they read, back
 	 * to the commit, itself plain arithmetic */
 	for (i = p1; i-- > commit + 1;) {
