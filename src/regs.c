@@ -63,7 +63,7 @@ rehash(Names *S)
 	Ent *old = S->tab;
 	uint32_t n = S->cap;
 
-	S->cap = n ? 2 * n : 1024;
+	S->cap = n ? 2 * n : 64;   /* most functions bind a few names */
 	S->tab = calloc(S->cap, sizeof *S->tab);
 	if (!S->tab)
 		die("out of memory");
