@@ -292,7 +292,10 @@ closed(Func *f, uint32_t lo, uint32_t hi)
 /* What [lo, here) of a run and its segment writes and reads, and what
  * the run [lo, hi) itself touches: a stamp per register, so a segment
  * of thousands costs one pass, not one per statement that might move. */
-typedef struct Seen { uint32_t *w, *r, *run, *mw, *mr, stamp; } Seen;
+typedef struct Seen {
+	uint32_t *w, *r, *run, *mw, *mr, stamp;
+	uint8_t *read;          /* per register: read anywhere */
+} Seen;
 
 /* Per statement, the registers it reads for the last time: those not
  * live after it (live.c).  Text order would not do: Triton's peeled
@@ -388,6 +391,20 @@ gain(Func *f, uint32_t x, const Regs *rx, const Dies *d, const Seen *sn)
 		if (sn->run[d->reg[k]] != sn->stamp)
 			g += f->reg[d->reg[k]].units;
 	return g;
+}
+
+/* Whether something reads a register r writes.  A statement whose
+ * result nothing reads gains nothing by rising; and a dead copy the
+ * validator takes for one the moves pass removed, so the copy that
+ * rose is one it cannot place (linemut seed 115: an ill-typed pack,
+ * whose 32-bit destination made it look like a gain). */
+static int
+used(const Seen *sn, const Regs *r)
+{
+	for (uint32_t k = 0; k < r->d.n; k++)
+		if (sn->read[r->d.v[k]])
+			return 1;
+	return 0;
 }
 
 /* Stamps what r writes in w and what it reads in rd. */
@@ -615,7 +632,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
-		&& gain(f, i, r, d, sn) > 0
+		&& gain(f, i, r, d, sn) > 0 && used(sn, r)
 		&& !twinabove(f, lo, hi, i, fx, d)) {
 			up[i - hi] = 1;
 			n++;
@@ -708,9 +725,15 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 		calloc(f->nreg + 1, sizeof *sn.r),
 		calloc(f->nreg + 1, sizeof *sn.run),
 		calloc(f->nreg + 1, sizeof *sn.mw),
-		calloc(f->nreg + 1, sizeof *sn.mr), 0};
+		calloc(f->nreg + 1, sizeof *sn.mr), 0,
+		calloc(f->nreg + 1, 1)};
 	uint8_t *tm = tmemnames(f);
 
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		regsof(&f->stmt[i], &r);
+		for (uint32_t k = 0; k < r.u.n; k++)
+			sn.read[r.u.v[k]] = 1;
+	}
 	filldies(m, f, &d, &r);
 	origins(f, &d);
 	for (int round = 0; round < 8 && n; round++)
@@ -727,6 +750,7 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 	free(sn.run);
 	free(sn.mw);
 	free(sn.mr);
+	free(sn.read);
 	free(r.d.v);
 	free(r.u.v);
 	return moved;

@@ -333,7 +333,7 @@ static uint8_t *
 asyncregs(Func *f, Ana *A, int wgmma)
 {
 	uint8_t *no = calloc(f->nreg + 1, 1);
-	Rv d = {0}, u = {0};
+	Rv d = {0}, u = {0}, wd = {0}, wu = {0};
 
 	if (!no)
 		die("out of memory");
@@ -342,20 +342,37 @@ asyncregs(Func *f, Ana *A, int wgmma)
 		if (s->kind != Sins || !((wgmma && s->op == Owgmma_mma_async)
 		|| s->op == Otcgen05_ld || s->op == Otcgen05_st))
 			continue;
-		int waited = 0;
+		uint32_t waited = 0;
 		uint16_t w = s->op == Otcgen05_ld ? Otcgen05_wait_ld
 			: Otcgen05_wait_st;
 		for (uint32_t j = i + 1; s->op != Owgmma_mma_async && !waited
 		&& j < A->blk[A->blkof[i]].end; j++)
-			waited = f->stmt[j].kind == Sins && f->stmt[j].op == w
-				&& !f->stmt[j].guard;
+			if (f->stmt[j].kind == Sins && f->stmt[j].op == w
+			&& !f->stmt[j].guard)
+				waited = j;
 		d.n = u.n = 0;
 		defuse(s, &d, &u);
 		for (uint32_t k = 0; !waited && k < d.n; k++)
 			no[d.v[k]] = 1;
 		for (uint32_t k = 0; !waited && k < u.n; k++)
 			no[u.v[k]] = 1;
+		/* waited for in its block, but a write of one of its
+		 * registers before the wait (a racy input) would put the pin
+		 * in flight (linemut seed 121) */
+		for (uint32_t j = i + 1; waited && j < waited; j++) {
+			if (f->stmt[j].kind != Sins)
+				continue;
+			wd.n = wu.n = 0;
+			defuse(&f->stmt[j], &wd, &wu);
+			for (uint32_t q = 0; q < wd.n; q++)
+				for (uint32_t k = 0; k < d.n + u.n; k++)
+					if ((k < d.n ? d.v[k] : u.v[k - d.n])
+					== wd.v[q])
+						no[wd.v[q]] = 1;
+		}
 	}
+	free(wd.v);
+	free(wu.v);
 	free(d.v);
 	free(u.v);
 	return no;

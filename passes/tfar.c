@@ -531,8 +531,12 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 	if (s->kind != Sins || !regsok(s, g, tm))
 		return 0;
 	switch (opklass(s)) {
-	case Kpure: case Kcc: case Kcoll:
+	case Kpure: case Kcc:
 		return 1;
+	case Kcoll:     /* the validator keeps a warp's collectives (a
+	                 * shfl.sync) in order with tensor memory, which
+	                 * the group's tcgen05.ld is (linemut seed 123) */
+		return 0;
 	case Kld: case Kst:     /* opklass: volatile and the like are Kord */
 		return 1;
 	case Ktmem:     /* before the first fixed statement or barrier the

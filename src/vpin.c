@@ -261,14 +261,17 @@ halves(Func *f, const Stmt *s, int join, int32_t w[3])
 	return w[0] != w[1];
 }
 
-/* Whether s may stand between a split of R and its join: in the same
- * block (no label, scope edge or control transfer), not writing R (a
- * schedule may put other work there; the halves are named by the
+/* Whether s, statement i, may stand between a split of R and its
+ * join: in the same block (no label a branch names, scope edge or
+ * control transfer; a label nothing names is no edge, and the
+ * schedulers move such debug markers: linemut seed 124), not writing R
+ * (a schedule may put other work there; the halves are named by the
  * split, the join and their pins alone, which splits() asks too). */
 static int
-between(Stmt *s, int32_t R, Rv *d, Rv *u)
+between(Stmt *s, const uint8_t *tgt, uint32_t i, int32_t R, Rv *d, Rv *u)
 {
-	if (s->kind == Slabel || s->kind == Sopen || s->kind == Sclose)
+	if ((s->kind == Slabel && tgt[i]) || s->kind == Sopen
+	|| s->kind == Sclose)
 		return 0;
 	if (s->kind != Sins)
 		return 1;
@@ -289,7 +292,8 @@ between(Stmt *s, int32_t R, Rv *d, Rv *u)
  * left as it was: both movs go with the pins.  role: 3 for a pin's
  * shuffled register.  0, or -1 with why said. */
 static int
-splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
+splits(Func *b, const uint8_t *role, const uint8_t *tgt, uint8_t *drop,
+	Buf *why)
 {
 	int32_t w[3], x[3];
 	uint8_t *ok = calloc(b->nstmt + 1, 1);
@@ -306,7 +310,7 @@ splits(Func *b, const uint8_t *role, uint8_t *drop, Buf *why)
 		                         * another pin's split and join, first */
 		while (j < b->nstmt && !(halves(b, &b->stmt[j], 1, x)
 		&& x[0] == w[0] && x[1] == w[1])
-		&& between(&b->stmt[j], w[2], &d, &u))
+		&& between(&b->stmt[j], tgt, j, w[2], &d, &u))
 			j++;
 		if (j == b->nstmt || !halves(b, &b->stmt[j], 1, x)
 		|| x[0] != w[0] || x[1] != w[1] || x[2] != w[2]) {
@@ -427,9 +431,9 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 		|| !setbefore(b, tgt, i, r[2], &d, &u)))
 			rc = no(b, i, why, "its lane or mask not set before it "
 				"in its block");
-	free(tgt);
 	if (n && !rc)
-		rc = splits(b, role, drop, why);
+		rc = splits(b, role, tgt, drop, why);
+	free(tgt);
 	free(role);
 	free(d.v);
 	free(u.v);
