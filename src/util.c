@@ -143,11 +143,11 @@ chunkunmap(void *p, size_t n)
  * file, and zeroing its fresh chunks was half of the page clearing
  * that took a third of Sort's parse (bench/RESULTS-trust.md). */
 static Chunk *
-spare(Arena *a, size_t n, size_t want)
+spare(Chunk **list, size_t n, size_t want)
 {
 	Chunk **p, **best = 0;
 
-	for (p = &a->spare; *p; p = &(*p)->prev) {
+	for (p = list; *p; p = &(*p)->prev) {
 		if ((*p)->cap >= want) {
 			best = p;
 			break;
@@ -162,6 +162,42 @@ spare(Arena *a, size_t n, size_t want)
 		return c;
 	}
 	return 0;
+}
+
+/* Chunks of arenas freed, kept for the next arenas of this thread up
+ * to Poolmax bytes: a process that parses many small modules (opt's
+ * validator, the fuzzers, linemut's 20,000 runs) had the kernel make
+ * and zero the pages of two fresh chunks for each, three quarters of
+ * linemut's time (bench/RESULTS-trust.md, twenty-fifth session).  Per
+ * thread, so that no lock is needed; a thread's pool dies with the
+ * process. */
+enum { Poolmax = 16 << 20 };
+static _Thread_local struct { Chunk *c; size_t bytes; } pool;
+
+static Chunk *
+frompool(size_t n, size_t want)
+{
+	Chunk *c = spare(&pool.c, n, want);
+
+	if (c)
+		pool.bytes -= Chunkhdr + c->cap;
+	return c;
+}
+
+/* c leaves its arena: kept in the pool if it fits, else unmapped. */
+static void
+topool(Chunk *c)
+{
+	size_t sz = Chunkhdr + c->cap;
+
+	if (pool.bytes + sz > Poolmax) {
+		chunkunmap(c, sz);
+		return;
+	}
+	c->prev = pool.c;
+	pool.c = c;
+	pool.bytes += sz;
+	chunkpoison(c, 1);
 }
 
 /* Bump allocation, 16-byte aligned.  A request of more than an eighth
@@ -183,7 +219,7 @@ allocslow(Arena *a, size_t n)
 		m = m < Chunksz ? Chunksz : m > Chunkmax ? Chunkmax : m;
 		cap = m - hdr;
 	}
-	if ((c = spare(a, n, cap)))
+	if ((c = spare(&a->spare, n, cap)) || (c = frompool(n, cap)))
 		cap = c->cap;
 	else {
 		c = chunkmap(hdr + cap);
@@ -249,12 +285,12 @@ afree(Arena *a)
 		return;
 	for (c = a->cur; c; c = p) {
 		p = c->prev;
-		chunkunmap(c, Chunkhdr + c->cap);
+		topool(c);
 	}
-	for (c = a->spare; c; c = p) {
+	for (c = a->spare; c; c = p) {     /* poisoned already */
 		p = c->prev;
 		chunkpoison(c, 0);
-		chunkunmap(c, Chunkhdr + c->cap);
+		topool(c);
 	}
 	free(a);
 }
