@@ -251,16 +251,43 @@ resolvelabel(Func *f, const int32_t *sc, uint32_t b, Str t)
 	}
 }
 
+/* The statements closed() looks at: control instructions and those
+ * that name a symbol (a label, maybe), with each statement's scope.
+ * Built once for a sweep and again after statements move: asking the
+ * whole function for every run made hoist a quarter of opt's own time
+ * on FA4's forward kernel (bench/RESULTS-trust.md, twenty-fifth
+ * session). */
+typedef struct Refs { uint32_t *at, n; int32_t *sc; } Refs;
+
+static void
+refsof(Func *f, Refs *x)
+{
+	free(x->at);
+	free(x->sc);
+	x->sc = innerscope(f);
+	x->at = xmalloc((f->nstmt + 1) * sizeof *x->at);
+	x->n = 0;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		int named = s->kind == Sdir && s->decl->nattr;
+		for (uint32_t k = 0; s->kind == Sins && k < s->nop; k++)
+			named |= s->opd[k].kind == Psym;
+		if (named || (s->kind == Sins && opklass(s) == Kctl))
+			x->at[x->n++] = i;
+	}
+}
+
 /* Whether control enters [lo, hi) only at lo and leaves it only at hi:
  * its only control instructions are bra, each naming a label inside
  * it, and no statement outside names a label of its top level. */
 static int
-closed(Func *f, uint32_t lo, uint32_t hi)
+closed(Func *f, const Refs *x, uint32_t lo, uint32_t hi)
 {
-	int32_t *sc = innerscope(f);
+	const int32_t *sc = x->sc;
 	int ok = 1;
 
-	for (uint32_t i = 0; i < f->nstmt && ok; i++) {
+	for (uint32_t q = 0; q < x->n && ok; q++) {
+		uint32_t i = x->at[q];
 		Stmt *s = &f->stmt[i];
 		int in = i >= lo && i < hi;
 		uint32_t m = s->kind == Sdir ? s->decl->nattr
@@ -285,7 +312,6 @@ closed(Func *f, uint32_t lo, uint32_t hi)
 					&& f->stmt[j].name == t);
 		}
 	}
-	free(sc);
 	return ok;
 }
 
@@ -682,19 +708,22 @@ hoistround(Func *f, Dies *d, const uint32_t *lines, const uint8_t *tm,
 {
 	uint8_t *tgt = calloc(f->nstmt + 1, 1);
 	uint32_t moved = 0;
+	Refs x = {0};
 
 	labeltargets(f, tgt);
 	uint8_t *fx = fixedmap(f, tgt);
+	refsof(f, &x);
 	for (uint32_t i = 1; i < f->nstmt; i++) {
 		if (!fx[i] || fx[i - 1])
 			continue;
 		uint32_t lo = i, hi = i;
 		while (hi < f->nstmt && fx[hi])
 			hi++;
-		if (hi == f->nstmt || !closed(f, lo, hi))
+		if (hi == f->nstmt || !closed(f, &x, lo, hi))
 			continue;
 		uint32_t n = hoistinto(f, lo, hi, fx, d, lines, tm, sn, r);
 		if (n) {
+			refsof(f, &x);  /* statements moved */
 			/* what moved sits before lo now; the run moved down
 			 * by n statements, and so did the fixed map */
 			memmove(&fx[lo + n], &fx[lo], hi - lo);
@@ -706,6 +735,8 @@ hoistround(Func *f, Dies *d, const uint32_t *lines, const uint8_t *tm,
 		} else
 			i = hi - 1;
 	}
+	free(x.at);
+	free(x.sc);
 	free(fx);
 	free(tgt);
 	return moved;
