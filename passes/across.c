@@ -228,21 +228,23 @@ innerscope(Func *f)
 
 /* The label a branch at b names: in b's scope, else in the enclosing
  * ones; -1 when none or more than one answers at the first level that
- * has the name. */
+ * has the name.  lab[0 .. nlab) are the function's labels, in order. */
 static int64_t
-resolvelabel(Func *f, const int32_t *sc, uint32_t b, Str t)
+resolvelabel(Func *f, const int32_t *sc, const uint32_t *lab, uint32_t nlab,
+	uint32_t b, Str t)
 {
 	int32_t want = sc[b];
 
 	for (;;) {
 		int64_t hit = -1;
 		int many = 0;
-		for (uint32_t j = 0; j < f->nstmt; j++)
-			if (f->stmt[j].kind == Slabel && f->stmt[j].name == t
-			&& sc[j] == want) {
+		for (uint32_t q = 0; q < nlab; q++) {
+			uint32_t j = lab[q];
+			if (f->stmt[j].name == t && sc[j] == want) {
 				many |= hit >= 0;
 				hit = j;
 			}
+		}
 		if (hit >= 0)
 			return many ? -1 : hit;
 		if (want < 0)
@@ -257,18 +259,22 @@ resolvelabel(Func *f, const int32_t *sc, uint32_t b, Str t)
  * whole function for every run made hoist a quarter of opt's own time
  * on FA4's forward kernel (bench/RESULTS-trust.md, twenty-fifth
  * session). */
-typedef struct Refs { uint32_t *at, n; int32_t *sc; } Refs;
+typedef struct Refs { uint32_t *at, n, *lab, nlab; int32_t *sc; } Refs;
 
 static void
 refsof(Func *f, Refs *x)
 {
 	free(x->at);
+	free(x->lab);
 	free(x->sc);
 	x->sc = innerscope(f);
 	x->at = xmalloc((f->nstmt + 1) * sizeof *x->at);
-	x->n = 0;
+	x->lab = xmalloc((f->nstmt + 1) * sizeof *x->lab);
+	x->n = x->nlab = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
+		if (s->kind == Slabel)
+			x->lab[x->nlab++] = i;
 		int named = s->kind == Sdir && s->decl->nattr;
 		for (uint32_t k = 0; s->kind == Sins && k < s->nop; k++)
 			named |= s->opd[k].kind == Psym;
@@ -285,7 +291,16 @@ closed(Func *f, const Refs *x, uint32_t lo, uint32_t hi)
 {
 	const int32_t *sc = x->sc;
 	int ok = 1;
+	Str top[8];             /* the run's top-level labels, if few */
+	uint32_t ntop = 0;
+	int many = 0;
 
+	for (uint32_t j = lo; j < hi; j++)
+		if (f->stmt[j].kind == Slabel && sc[j] < 0) {
+			many |= ntop == countof(top);
+			if (!many)
+				top[ntop++] = f->stmt[j].name;
+		}
 	for (uint32_t q = 0; q < x->n && ok; q++) {
 		uint32_t i = x->at[q];
 		Stmt *s = &f->stmt[i];
@@ -301,13 +316,16 @@ closed(Func *f, const Refs *x, uint32_t lo, uint32_t hi)
 			if (!t)
 				continue;
 			if (in && s->kind == Sins && s->op == Obra) {
-				int64_t l = resolvelabel(f, sc, i, t);
+				int64_t l = resolvelabel(f, sc, x->lab, x->nlab,
+					i, t);
 				ok = l >= (int64_t)lo && l < (int64_t)hi;
 				continue;
 			}
 			/* outside (or a directive inside): it may name no
 			 * top-level label of the run */
-			for (uint32_t j = lo; j < hi && ok; j++)
+			for (uint32_t j = 0; j < ntop && ok && !many; j++)
+				ok = top[j] != t;
+			for (uint32_t j = lo; j < hi && ok && many; j++)
 				ok = !(f->stmt[j].kind == Slabel && sc[j] < 0
 					&& f->stmt[j].name == t);
 		}
@@ -736,6 +754,7 @@ hoistround(Func *f, Dies *d, const uint32_t *lines, const uint8_t *tm,
 			i = hi - 1;
 	}
 	free(x.at);
+	free(x.lab);
 	free(x.sc);
 	free(fx);
 	free(tgt);

@@ -274,9 +274,11 @@ walkbegin(Walk *w, Func *f, uint32_t b)
 	memset(w->live, 0, A->nword * 8);
 	w->first = xmalloc((f->nreg + 1) * sizeof *w->first);
 	memset(w->first, 0xff, (f->nreg + 1) * sizeof *w->first);
-	for (uint32_t r = 0; r < f->nreg; r++)
-		if (bitget(B->out, r))
-			add(w, (int32_t)r);
+	/* the live-out set by words: a block of a large kernel has few of
+	 * its thousands of registers live (hoist walks every block) */
+	for (uint32_t k = 0; k < A->nword; k++)
+		for (uint64_t m = B->out[k]; m; m &= m - 1)
+			add(w, (int32_t)(64 * k + (uint32_t)__builtin_ctzll(m)));
 	for (w->i = B->first; w->i < B->end; w->i++)
 		insregs(&f->stmt[w->i], firstfn, w);
 	w->i = B->end;
