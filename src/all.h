@@ -719,6 +719,8 @@ int earlyfinds(Module *);
 /* ---- validate.c, for vearly.c: scopes and where a bra goes ---- */
 int32_t *scopeof(Func *);
 int64_t bratarget(Func *, const int32_t *scope, uint32_t b, Str label);
+int64_t bratargetin(Func *, const int32_t *scope, const uint32_t *lab,
+	uint32_t nlab, uint32_t b, Str label);
 
 /* ---- vearly.c ---- */
 Func *unearly(Module *, Func *a, Func *b, Buf *why);

@@ -39,12 +39,13 @@ addedge(Cfg *g, uint32_t a, uint32_t b)
  * the name, and a brx.idx to every label: more edges only make a
  * value stable or available in fewer places. */
 static void
-braedges(Func *f, Cfg *g, const int32_t *sc, uint32_t b)
+braedges(Func *f, Cfg *g, const int32_t *sc, const uint32_t *lab,
+	uint32_t nlab, uint32_t b)
 {
 	Stmt *s = &f->stmt[b];
 	uint32_t from = g->blk[b];
 	int64_t to = s->op == Obra && s->nop && s->opd[s->nop - 1].kind == Psym
-		? bratarget(f, sc, b, s->opd[s->nop - 1].s) : -1;
+		? bratargetin(f, sc, lab, nlab, b, s->opd[s->nop - 1].s) : -1;
 
 	if (to >= 0) {
 		addedge(g, from, g->blk[to]);
@@ -63,9 +64,13 @@ braedges(Func *f, Cfg *g, const int32_t *sc, uint32_t b)
 static void
 build(Func *f, Cfg *g)
 {
-	uint32_t b = 0;
+	uint32_t b = 0, nlab = 0;
 	int32_t *sc = scopeof(f);
+	uint32_t *lab = xmalloc((f->nstmt + 1) * sizeof *lab);
 
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Slabel)
+			lab[nlab++] = i;
 	g->blk = xmalloc((f->nstmt + 1) * sizeof *g->blk);
 	g->first = xmalloc((f->nstmt + 2) * sizeof *g->first);
 	g->first[0] = 0;
@@ -86,10 +91,11 @@ build(Func *f, Cfg *g)
 			continue;
 		int fall = !ends(s) || s->guard;
 		if (s->kind == Sins && (s->op == Obra || s->op == Obrx_idx))
-			braedges(f, g, sc, i);
+			braedges(f, g, sc, lab, nlab, i);
 		if (fall && i + 1 < f->nstmt)
 			addedge(g, from, g->blk[i + 1]);
 	}
+	free(lab);
 	free(sc);
 }
 

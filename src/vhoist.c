@@ -25,22 +25,36 @@ scopeof(Func *f)
 }
 
 /* Where a bra at b goes: the one label of its name in b's scope or,
- * failing that, in the nearest enclosing scope that has the name. */
+ * failing that, in the nearest enclosing scope that has the name.
+ * lab[0 .. nlab), if given, lists f's labels in order (a caller that
+ * asks for every branch lists them once: dom.c); else every statement
+ * is looked at. */
 int64_t
-bratarget(Func *f, const int32_t *sc, uint32_t b, Str t)
+bratargetin(Func *f, const int32_t *sc, const uint32_t *lab, uint32_t nlab,
+	uint32_t b, Str t)
 {
+	uint32_t n = lab ? nlab : f->nstmt;
+
 	for (int32_t want = sc[b];; want = sc[want]) {
 		int64_t hit = -1;
-		for (uint32_t j = 0; j < f->nstmt; j++)
+		for (uint32_t q = 0; q < n; q++) {
+			uint32_t j = lab ? lab[q] : q;
 			if (f->stmt[j].kind == Slabel && f->stmt[j].name == t
 			&& sc[j] == want) {
 				if (hit >= 0)
 					return -1;
 				hit = j;
 			}
+		}
 		if (hit >= 0 || want < 0)
 			return hit;
 	}
+}
+
+int64_t
+bratarget(Func *f, const int32_t *sc, uint32_t b, Str t)
+{
+	return bratargetin(f, sc, 0, 0, b, t);
 }
 
 /* Control enters A's [lo, hi) only at lo and leaves only at hi: its
