@@ -91,7 +91,9 @@ typedef struct Rm {
 	Ins *ins;
 	uint32_t nins, cap;
 	uint32_t *seen;          /* per register: 1 + the statement a copy
-	                          * in this region went before, or 0 */
+	                          * last went before, or 0: in this region
+	                          * if past its first statement (regions
+	                          * come in order, so none is cleared) */
 	const uint32_t *lines;   /* opt --lines, or NULL */
 	uint32_t *ndefs;         /* per register: writes in the function */
 	uint8_t *leaf;           /* per statement: constant by itself */
@@ -189,7 +191,8 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	 * stores come hundreds of statements on, after P's trip through
 	 * shared memory; one copy at the first read would keep them all
 	 * alive as long (the held-out table, bench/RESULTS.md) */
-	if (r->seen[x] && (!r->loop || at - (r->seen[x] - 1) < Far))
+	if (r->seen[x] > g->first
+	&& (!r->loop || at - (r->seen[x] - 1) < Far))
 		return 1;
 	Stmt *s = &f->stmt[d];
 	if (r->loop && r->vary[x] && !fresh(f, r, d, at))
@@ -272,7 +275,6 @@ region(Func *f, Dag *g, void *arg)
 
 	if (regionout(f, g, r->lines))
 		return;         /* opt --lines: a region it does not touch */
-	memset(r->seen, 0, (f->nreg ? f->nreg : 1) * sizeof *r->seen);
 	for (uint32_t i = g->first; i < g->end; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins)
