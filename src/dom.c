@@ -4,9 +4,9 @@
  * where every path from the entry has run it already: where it
  * dominates.  Blocks split at labels and after branches, returns and
  * exits; edges are fall-through and branch targets, a bra's label
- * found by scope (a brx.idx goes to every label); the dominator sets
- * are the usual iterative data-flow fixed point (Cooper, Harvey &
- * Kennedy 2001 give the faster algorithm; this size does not need it). */
+ * found by scope (a brx.idx goes to every label); dominance comes from
+ * the dominator tree (Cooper, Harvey & Kennedy 2001), numbered so that
+ * a question costs two comparisons: remat asks thousands of them. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -112,8 +112,8 @@ struct Dom {
 	Func *f;
 	Cfg g;
 	uint32_t **succ, *nsucc;
-	uint32_t dblk;           /* cached: which block dom[] is for */
-	uint8_t *dom;            /* block dominated by dblk */
+	uint32_t *pre, *post;    /* the dominator tree's numbering, or
+	                          * none yet (domtree) */
 	uint8_t *live;           /* block reached from the entry */
 	uint32_t fblk;           /* cached: F is reachable from fblk's exit */
 	uint8_t *F;
@@ -150,7 +150,6 @@ domnew(Func *f)
 				* sizeof **d->succ);
 			d->succ[a][d->nsucc[a]++] = b;
 		}
-	d->dom = xmalloc(n + 1);
 	d->live = calloc(n + 1, 1);
 	d->queue = xmalloc((n + 1) * sizeof *d->queue);
 	uint32_t nq = 0;
@@ -165,7 +164,7 @@ domnew(Func *f)
 	d->F = xmalloc(n + 1);
 	d->G = xmalloc(n + 1);
 	d->H = xmalloc(n + 1);
-	d->dblk = d->fblk = d->gblk = d->hblk = UINT32_MAX;
+	d->fblk = d->gblk = d->hblk = UINT32_MAX;
 	return d;
 }
 
@@ -184,7 +183,8 @@ domfree(Dom *d)
 	free(d->g.first);
 	free(d->succ);
 	free(d->nsucc);
-	free(d->dom);
+	free(d->pre);
+	free(d->post);
 	free(d->live);
 	free(d->F);
 	free(d->G);
@@ -193,40 +193,165 @@ domfree(Dom *d)
 	free(d);
 }
 
-/* dom[b]: block a dominates block b.  a dominates b iff b == a, or b
- * is not the entry and a dominates every predecessor of b.  A block the
- * entry does not reach (nvcc -G leaves a label after each bra.uni; code
- * after a ret) counts as dominated by none, nor what it falls into,
- * and a cycle of such blocks, which the fixed point alone would leave
- * dominated by all (the line mutator: remat=loop copied a chain to the
- * top of such a loop), neither: stricter than it need be, but the
+/* Block dominance, from the dominator tree built at the first
+ * question (Cooper, Harvey & Kennedy's iteration over a reverse
+ * postorder), then asked in constant time by the tree's preorder and
+ * postorder numbers.  A block the entry does not reach (nvcc -G leaves
+ * a label after each bra.uni; code after a ret) dominates nothing and
+ * is dominated by nothing, and a reached block one of them falls or
+ * branches into is dominated by itself alone: as if a root above the
+ * entry had an edge to it too.  Stricter than it need be, but the
  * validator's own data-flow (vremat.c) lets nothing flow out of such a
- * block either, so pass and validator agree. */
-static void
-domblocks(Dom *d, uint32_t a)
+ * block either, so pass and validator agree (the line mutator:
+ * remat=loop had copied a chain to the top of a loop of such blocks).
+ * The tree's numbering: R, the root above, is block n. */
+static int
+poisoned(const Dom *d, uint32_t b)
 {
-	uint32_t n = d->g.n;
-	int changed = 1;
+	for (uint32_t k = 0; k < d->g.npred[b]; k++)
+		if (!d->live[d->g.pred[b][k]])
+			return 1;
+	return 0;
+}
 
-	if (d->dblk == a)
-		return;
-	d->dblk = a;
-	for (uint32_t b = 0; b < n; b++)
-		d->dom[b] = d->live[b] && (b != 0 || a == 0);
-	while (changed) {
+/* The children of block b (R: n) in the graph the tree is built on:
+ * R's are the entry and the poisoned blocks; a block's are its
+ * successors the entry reaches, but the entry itself and the
+ * poisoned, which have R for their only parent. */
+static uint32_t
+kids(const Dom *d, uint32_t b, uint32_t k, const uint8_t *poison,
+	const uint32_t *rk, uint32_t nrk)
+{
+	if (b == d->g.n)
+		return k < nrk ? rk[k] : UINT32_MAX;
+	for (uint32_t j = 0; j < d->nsucc[b]; j++) {
+		uint32_t c = d->succ[b][j];
+		if (d->live[c] && c != 0 && !poison[c] && !k--)
+			return c;
+	}
+	return UINT32_MAX;
+}
+
+static uint32_t
+meet(const uint32_t *idom, const uint32_t *rpo, uint32_t a, uint32_t b)
+{
+	while (a != b) {
+		while (rpo[a] > rpo[b])
+			a = idom[a];
+		while (rpo[b] > rpo[a])
+			b = idom[b];
+	}
+	return a;
+}
+
+static void
+domtree(Dom *d)
+{
+	uint32_t n = d->g.n, nord = 0, t = 0;
+	uint8_t *poison = calloc(n + 1, 1);
+	uint32_t *rpo = xmalloc((n + 1) * sizeof *rpo);
+	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
+	uint32_t *idom = xmalloc((n + 1) * sizeof *idom);
+	uint32_t *next = calloc(n + 1, sizeof *next);
+	uint32_t *stk = d->queue, nst = 0, *rk = xmalloc((n + 1) * sizeof *rk);
+	uint32_t nrk = 0;
+
+	if (!poison || !next)
+		die("out of memory");
+	rk[nrk++] = 0;
+	for (uint32_t b = 1; b < n; b++)
+		if ((poison[b] = d->live[b] && poisoned(d, b)))
+			rk[nrk++] = b;
+	/* postorder by an explicit stack (next: the child to try) */
+	memset(rpo, 0xff, (n + 1) * sizeof *rpo);
+	rpo[n] = 0;
+	stk[nst++] = n;
+	while (nst) {
+		uint32_t b = stk[nst - 1], c = kids(d, b, next[b]++, poison, rk,
+			nrk);
+		d->work++;
+		if (c == UINT32_MAX)
+			ord[nord++] = b, nst--;
+		else if (rpo[c] == UINT32_MAX)
+			rpo[c] = 0, stk[nst++] = c;
+	}
+	for (uint32_t i = 0; i < nord; i++)
+		rpo[ord[i]] = nord - 1 - i;
+	for (uint32_t b = 0; b <= n; b++)
+		idom[b] = UINT32_MAX;
+	idom[n] = n;
+	for (int changed = 1; changed; ) {
 		changed = 0;
-		d->work += n;
-		for (uint32_t b = 1; b < n; b++) {
-			uint8_t v = d->live[b];
-			if (b != a && v) {
-				v = d->g.npred[b] > 0;
-				for (uint32_t k = 0; k < d->g.npred[b] && v; k++)
-					v = d->dom[d->g.pred[b][k]];
+		for (uint32_t i = nord - 1; i-- > 0; ) {
+			uint32_t b = ord[i], m = UINT32_MAX;
+			d->work++;
+			if (b == 0 || poison[b])
+				m = n;
+			for (uint32_t k = 0; m != n && k < d->g.npred[b]; k++) {
+				uint32_t p = d->g.pred[b][k];
+				if (idom[p] != UINT32_MAX)
+					m = m == UINT32_MAX ? p
+						: meet(idom, rpo, m, p);
 			}
-			if (v != d->dom[b])
-				d->dom[b] = v, changed = 1;
+			if (m != idom[b])
+				idom[b] = m, changed = 1;
 		}
 	}
+	/* preorder and postorder numbers of the tree: a dominates b iff
+	 * b's interval lies in a's */
+	d->pre = xmalloc((n + 1) * sizeof *d->pre);
+	d->post = xmalloc((n + 1) * sizeof *d->post);
+	memset(next, 0, (n + 1) * sizeof *next);
+	for (uint32_t b = 0; b <= n; b++)
+		d->pre[b] = d->post[b] = UINT32_MAX;
+	/* the tree's children, grouped by parent (kfirst: where each
+	 * parent's start) */
+	uint32_t *kid = xmalloc((n + 1) * sizeof *kid), *kfirst = calloc(n + 2,
+		sizeof *kfirst);
+	if (!kfirst)
+		die("out of memory");
+	for (uint32_t b = 0; b < n; b++)
+		if (idom[b] != UINT32_MAX)
+			kfirst[idom[b] + 1]++;
+	for (uint32_t b = 0; b <= n; b++)
+		kfirst[b + 1] += kfirst[b];
+	for (uint32_t b = 0; b < n; b++)
+		if (idom[b] != UINT32_MAX)
+			kid[kfirst[idom[b]] + next[idom[b]]++] = b;
+	memset(next, 0, (n + 1) * sizeof *next);
+	nst = 0;
+	stk[nst++] = n;
+	d->pre[n] = t++;
+	while (nst) {
+		uint32_t b = stk[nst - 1];
+		if (kfirst[b] + next[b] < kfirst[b + 1]) {
+			uint32_t c = kid[kfirst[b] + next[b]++];
+			d->pre[c] = t++;
+			stk[nst++] = c;
+		} else {
+			d->post[b] = t++;
+			nst--;
+		}
+	}
+	free(kid);
+	free(kfirst);
+	free(rk);
+	free(next);
+	free(idom);
+	free(ord);
+	free(rpo);
+	free(poison);
+}
+
+/* Does block a dominate block b?  Blocks the entry does not reach:
+ * never, either way. */
+static int
+blkdom(Dom *d, uint32_t a, uint32_t b)
+{
+	if (!d->pre)
+		domtree(d);
+	return d->live[a] && d->live[b] && d->pre[a] <= d->pre[b]
+		&& d->post[b] <= d->post[a];
 }
 
 /* Marks in m the blocks reached from `start`'s edges (forward: its
@@ -277,8 +402,7 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 	}
 	if (d->work > Domwork)
 		return 0;
-	domblocks(d, bd);
-	if (!d->dom[ba])
+	if (!blkdom(d, bd, ba))
 		return 0;
 	if (d->fblk != bd) {
 		reach(d, d->F, bd, bd, 1);
@@ -327,8 +451,7 @@ domdominates(Dom *d, uint32_t a, uint32_t b)
 	uint32_t ba = d->g.blk[a], bb = d->g.blk[b];
 	if (ba == bb)
 		return b > a;
-	domblocks(d, ba);
-	return d->dom[bb];
+	return blkdom(d, ba, bb);
 }
 
 /* The blocks the view is built on, for a data-flow of its own
