@@ -257,8 +257,14 @@ firstfn(void *arg, int32_t r, int def, int kill)
 	Walk *w = arg;
 
 	UNUSED(kill);
-	if (def && w->first[r] < 0)
+	if (def && w->first[r] < 0) {
 		w->first[r] = (int32_t)w->i;
+		if (w->nset == w->capset) {
+			w->capset = w->capset ? 2 * w->capset : 64;
+			w->set = xrealloc(w->set, w->capset * sizeof *w->set);
+		}
+		w->set[w->nset++] = r;
+	}
 }
 
 void
@@ -272,8 +278,20 @@ walkbegin(Walk *w, Func *f, uint32_t b)
 	w->b = b;
 	w->live = xmalloc(A->nword * 8);
 	memset(w->live, 0, A->nword * 8);
-	w->first = xmalloc((f->nreg + 1) * sizeof *w->first);
-	memset(w->first, 0xff, (f->nreg + 1) * sizeof *w->first);
+	if (!A->first) {
+		A->nfirst = f->nreg + 1;
+		A->first = alloc(A->a, A->nfirst * sizeof *A->first);
+		memset(A->first, 0xff, A->nfirst * sizeof *A->first);
+	}
+	if (A->firstlent || A->nfirst < f->nreg + 1) {
+		/* a second walk at once, or registers added since */
+		w->first = xmalloc((f->nreg + 1) * sizeof *w->first);
+		memset(w->first, 0xff, (f->nreg + 1) * sizeof *w->first);
+		w->ownfirst = 1;
+	} else {
+		w->first = A->first;
+		A->firstlent = 1;
+	}
 	/* the live-out set by words: a block of a large kernel has few of
 	 * its thousands of registers live (hoist walks every block) */
 	for (uint32_t k = 0; k < A->nword; k++)
@@ -351,7 +369,15 @@ void
 walkend(Walk *w)
 {
 	free(w->live);
-	free(w->first);
+	if (w->ownfirst)
+		free(w->first);
+	else if (w->first) {
+		/* back to all -1 for the next walk: what this one set */
+		for (uint32_t k = 0; k < w->nset; k++)
+			w->first[w->set[k]] = -1;
+		w->f->ana->firstlent = 0;
+	}
+	free(w->set);
 	free(w->tmp);
 	memset(w, 0, sizeof *w);
 }

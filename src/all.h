@@ -444,6 +444,13 @@ typedef struct Ana {
 	uint8_t *free;          /* live.c: per register, 1 when it takes no
 	                         * R register (uniform on sm_75+, or a
 	                         * .param value ptxas reads from c[]) */
+	int32_t *first;         /* live.c: the walks' first-write table, all
+	                         * -1 but while lent to one walk (hoist
+	                         * walks every block of a large kernel:
+	                         * filling a fresh table for each had been
+	                         * a twentieth of FA4's search) */
+	uint32_t nfirst;        /* its registers */
+	int firstlent;
 } Ana;
 
 /* A backward walk over one block's instructions, giving the live set
@@ -456,7 +463,10 @@ typedef struct Walk {
 	int units, preds;       /* pressure at i (max of before, across) */
 	int across;             /* units live across i */
 	int ucur, pcur;         /* private: running counts */
-	int32_t *first;         /* private: first def in the block */
+	int32_t *first;         /* private: first def in the block, or -1 */
+	int ownfirst;           /* private: first is not the Ana's */
+	int32_t *set;           /* private: the registers first has */
+	uint32_t nset, capset;
 	int32_t *tmp;
 	uint32_t ntmp, captmp;
 } Walk;
