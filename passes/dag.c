@@ -212,7 +212,11 @@ conflict(Klass x, Klass y)
  * region costs its own size, not the function's register count. */
 typedef struct Regscratch {
 	int32_t *lastdef;
-	Rv *readers;
+	int32_t *rhead, *rtail;  /* per register: its readers since its
+	                          * last write, a list in rlist, oldest
+	                          * first (-1: none) */
+	struct { uint32_t node; int32_t next; } *rlist;
+	uint32_t nrlist, caprlist;  /* the region's entries */
 	uint32_t n;
 	Rv d, u;                /* a node's registers, before they are kept */
 	Arena *a;               /* the nodes' register lists, region by
@@ -266,11 +270,27 @@ paramislocal(const Func *f)
 	return 0;
 }
 
+/* r is read by node i: at the end of r's list of readers. */
+static void
+addreader(Regscratch *x, int32_t r, uint32_t i)
+{
+	if (x->nrlist == x->caprlist) {
+		x->caprlist = x->caprlist ? 2 * x->caprlist : 1024;
+		x->rlist = xrealloc(x->rlist, x->caprlist * sizeof *x->rlist);
+	}
+	x->rlist[x->nrlist].node = i;
+	x->rlist[x->nrlist].next = -1;
+	if (x->rhead[r] < 0)
+		x->rhead[r] = (int32_t)x->nrlist;
+	else
+		x->rlist[x->rtail[r]].next = (int32_t)x->nrlist;
+	x->rtail[r] = (int32_t)x->nrlist++;
+}
+
 static void
 regedges(Dag *g, Regscratch *x)
 {
 	int32_t *lastdef = x->lastdef;
-	Rv *readers = x->readers;
 
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
@@ -278,25 +298,26 @@ regedges(Dag *g, Regscratch *x)
 			int32_t r = n->use[k];
 			if (lastdef[r] >= 0)
 				edge(g, (uint32_t)lastdef[r], i);
-			rvpush(&readers[r], (int32_t)i);
+			addreader(x, r, i);
 		}
 		for (uint32_t k = 0; k < n->ndef; k++) {
 			int32_t r = n->def[k];
 			if (lastdef[r] >= 0)
 				edge(g, (uint32_t)lastdef[r], i);
-			for (uint32_t j = 0; j < readers[r].n; j++)
-				edge(g, (uint32_t)readers[r].v[j], i);
-			readers[r].n = 0;
+			for (int32_t e = x->rhead[r]; e >= 0; e = x->rlist[e].next)
+				edge(g, x->rlist[e].node, i);
+			x->rhead[r] = -1;
 			lastdef[r] = (int32_t)i;
 		}
 	}
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
 		for (uint32_t k = 0; k < n->nuse; k++)
-			readers[n->use[k]].n = 0, lastdef[n->use[k]] = -1;
+			x->rhead[n->use[k]] = -1, lastdef[n->use[k]] = -1;
 		for (uint32_t k = 0; k < n->ndef; k++)
-			readers[n->def[k]].n = 0, lastdef[n->def[k]] = -1;
+			x->rhead[n->def[k]] = -1, lastdef[n->def[k]] = -1;
 	}
+	x->nrlist = 0;
 }
 
 /* Memory-order edges: each non-pure node after every earlier one it
@@ -518,13 +539,12 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 	uint8_t *tgt = calloc(f->nstmt ? f->nstmt : 1, 1);
 	uint32_t i = 0;
 	Regscratch x = {.lastdef = xmalloc((f->nreg + 1) * sizeof *x.lastdef),
-		.readers = calloc(f->nreg + 1, sizeof *x.readers),
+		.rhead = xmalloc((f->nreg + 1) * sizeof *x.rhead),
+		.rtail = xmalloc((f->nreg + 1) * sizeof *x.rtail),
 		.n = f->nreg};
 
-	if (!x.readers)
-		die("out of memory");
 	for (uint32_t r = 0; r < f->nreg; r++)
-		x.lastdef[r] = -1;
+		x.lastdef[r] = x.rhead[r] = -1;
 	x.paramloc = paramislocal(f);
 	x.pxe = earlymarks(f);
 	labeltargets(f, tgt);
@@ -562,9 +582,9 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 			areset(x.a);
 		}
 	}
-	for (uint32_t r = 0; r < x.n; r++)
-		free(x.readers[r].v);
-	free(x.readers);
+	free(x.rhead);
+	free(x.rtail);
+	free(x.rlist);
 	free(x.lastdef);
 	free(x.wgr);
 	free(x.pxe);
