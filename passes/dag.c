@@ -107,14 +107,13 @@ labeltargets(Func *f, uint8_t *tgt)
 	free(l);
 }
 
+/* k: s's opklass, which eachregion asks once per statement (the
+ * class walks every operand and modifier). */
 static int
-movable(Stmt *s)
+movable(Stmt *s, Klass k)
 {
-	Klass k;
-
 	if (s->kind != Sins)
 		return 0;
-	k = opklass(s);
 	/* the tcgen05 waits end regions here (tsink moves them) */
 	if (s->op == Otcgen05_wait_ld || s->op == Otcgen05_wait_st)
 		return 0;
@@ -224,6 +223,9 @@ typedef struct Regscratch {
 	uint8_t *wgr;           /* per register: a wgmma's accumulator or
 	                         * A fragment (fenceedges) */
 	int paramloc;           /* .param accesses may reach local memory */
+	uint8_t *klass;         /* per statement: its opklass, taken before
+	                         * the regions (what they rewrite keeps
+	                         * its class) */
 	uint8_t *pxe;           /* per register: earlymarks (pxeedges) */
 } Regscratch;
 
@@ -465,7 +467,7 @@ addnode(Dag *g, Func *f, uint32_t first, uint32_t ins, int marker,
 		memcpy(n->use, x->u.v, x->u.n * sizeof *n->use);
 	n->ndef = x->d.n;
 	n->nuse = x->u.n;
-	n->klass = (uint8_t)opklass(s);
+	n->klass = x->klass[ins];
 	if (n->klass == Ktmem)  /* as Kord here: see Ktmem in all.h */
 		n->klass = Kord;
 	n->space = (uint8_t)spaces(s);
@@ -521,12 +523,12 @@ dagfree(Dag *g)
 }
 
 static int
-regionable(Func *f, uint8_t *tgt, uint32_t i)
+regionable(Func *f, uint8_t *tgt, const uint8_t *klass, uint32_t i)
 {
 	Stmt *s = &f->stmt[i];
 
 	if (s->kind == Sins)
-		return movable(s);
+		return movable(s, (Klass)klass[i]);
 	return s->kind == Sloc || (s->kind == Slabel && !tgt[i]);
 }
 
@@ -546,6 +548,10 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = x.rhead[r] = -1;
 	x.paramloc = paramislocal(f);
+	x.klass = xmalloc(f->nstmt + 1);
+	for (uint32_t k = 0; k < f->nstmt; k++)
+		x.klass[k] = f->stmt[k].kind == Sins
+			? (uint8_t)opklass(&f->stmt[k]) : 0;
 	x.pxe = earlymarks(f);
 	labeltargets(f, tgt);
 	for (uint32_t k = 0; k < f->nstmt && !x.wgr; k++)
@@ -564,12 +570,12 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 			} while (i < f->nstmt && depth);
 			continue;
 		}
-		if (!regionable(f, tgt, i)) {
+		if (!regionable(f, tgt, x.klass, i)) {
 			i++;
 			continue;
 		}
 		uint32_t a = i, last = i, nins = 0;
-		for (; i < f->nstmt && regionable(f, tgt, i); i++)
+		for (; i < f->nstmt && regionable(f, tgt, x.klass, i); i++)
 			if (f->stmt[i].kind == Sins) {
 				nins++;
 				last = i + 1;
@@ -582,6 +588,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 			areset(x.a);
 		}
 	}
+	free(x.klass);
 	free(x.rhead);
 	free(x.rtail);
 	free(x.rlist);
