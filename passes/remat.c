@@ -117,6 +117,8 @@ typedef struct Rm {
 	                          * innerscope() */
 	uint8_t *tm;             /* per register: a tcgen05.ld or .st or a
 	                          * wgmma names it, tmemnames() */
+	Rv cdv, cuv;             /* chain()'s registers of a statement,
+	                          * kept from call to call */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -348,8 +350,10 @@ chain(Func *f, Rm *r, uint32_t i)
 	if (opklass(s) != Kpure || s->op == Odiv || s->op == Orem
 	|| opdefs(s) != D0)
 		return 0;
-	Rv dv = {0}, uv = {0};
-	defuse(s, &dv, &uv);
+	Rv uv;
+	r->cdv.n = r->cuv.n = 0;
+	defuse(s, &r->cdv, &r->cuv);
+	uv = r->cuv;
 	int ok = uv.n > 0, uni = 1, nvar = 0, vary = 0;
 	for (uint32_t k = 0; k < uv.n && ok; k++) {
 		int32_t u = uv.v[k];
@@ -368,8 +372,6 @@ chain(Func *f, Rm *r, uint32_t i)
 			if (r->def[uv.v[k]] < 0)
 				r->var[uv.v[k]] = 1;
 	}
-	free(dv.v);
-	free(uv.v);
 	if (ok) {
 		r->def[s->opd[0].reg] = (int32_t)i;
 		r->uni[s->opd[0].reg] = (uint8_t)uni;
@@ -478,18 +480,19 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 		r.site = xmalloc((r.site0[n] + 1) * sizeof *r.site);
 		uint32_t *fill = calloc(n, sizeof *fill);
 		r.unk = xmalloc((f->nstmt + 1) * sizeof *r.unk);
+		Rv dv = {0}, uv = {0};
 		for (uint32_t i = 0; i < f->nstmt; i++) {
-			Rv dv = {0}, uv = {0};
 			if (f->stmt[i].kind != Sins)
 				continue;
 			if (f->stmt[i].op == Ounknown)
 				r.unk[r.nunk++] = i;
+			dv.n = uv.n = 0;
 			defuse(&f->stmt[i], &dv, &uv);
 			for (uint32_t k = 0; k < dv.n; k++)
 				r.site[r.site0[dv.v[k]] + fill[dv.v[k]]++] = i;
-			free(dv.v);
-			free(uv.v);
 		}
+		free(dv.v);
+		free(uv.v);
 		free(fill);
 		if (!r.view)
 			r.view = domnew(f);
@@ -507,6 +510,8 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	free(r.site0);
 	free(r.site);
 	free(r.unk);
+	free(r.cdv.v);
+	free(r.cuv.v);
 	if (r.nins) {
 		Stmt *v = alloc(m->a, (f->nstmt + r.nins) * sizeof *v);
 		uint32_t k = 0, j = 0;
