@@ -214,22 +214,43 @@ poisoned(const Dom *d, uint32_t b)
 	return 0;
 }
 
-/* The children of block b (R: n) in the graph the tree is built on:
- * R's are the entry and the poisoned blocks; a block's are its
- * successors the entry reaches, but the entry itself and the
- * poisoned, which have R for their only parent. */
+/* The graph the tree is built on: R's children are the entry and the
+ * poisoned blocks, a reached block's are its successors but for the
+ * entry and the poisoned, whose one parent is R.  Its postorder (ord)
+ * and each block's place in the reverse (rpo; UINT32_MAX: not
+ * reached), by an explicit stack; next: the edge to try. */
 static uint32_t
-kids(const Dom *d, uint32_t b, uint32_t k, const uint8_t *poison,
-	const uint32_t *rk, uint32_t nrk)
+postorder(Dom *d, const uint8_t *poison, const uint32_t *rk, uint32_t nrk,
+	uint32_t *ord, uint32_t *rpo)
 {
-	if (b == d->g.n)
-		return k < nrk ? rk[k] : UINT32_MAX;
-	for (uint32_t j = 0; j < d->nsucc[b]; j++) {
-		uint32_t c = d->succ[b][j];
-		if (d->live[c] && c != 0 && !poison[c] && !k--)
-			return c;
+	uint32_t n = d->g.n, nord = 0, nst = 0, *stk = d->queue;
+	uint32_t *next = calloc(n + 1, sizeof *next);
+
+	if (!next)
+		die("out of memory");
+	memset(rpo, 0xff, (n + 1) * sizeof *rpo);
+	rpo[n] = 0;
+	stk[nst++] = n;
+	while (nst) {
+		uint32_t b = stk[nst - 1], c = UINT32_MAX;
+		d->work++;
+		if (b == n)
+			c = next[b] < nrk ? rk[next[b]++] : UINT32_MAX;
+		else
+			while (c == UINT32_MAX && next[b] < d->nsucc[b]) {
+				c = d->succ[b][next[b]++];
+				if (c == 0 || poison[c])
+					c = UINT32_MAX;
+			}
+		if (c == UINT32_MAX)
+			ord[nord++] = b, nst--;
+		else if (rpo[c] == UINT32_MAX)
+			rpo[c] = 0, stk[nst++] = c;   /* on the stack */
 	}
-	return UINT32_MAX;
+	for (uint32_t i = 0; i < nord; i++)
+		rpo[ord[i]] = nord - 1 - i;
+	free(next);
+	return nord;
 }
 
 static uint32_t
@@ -244,49 +265,23 @@ meet(const uint32_t *idom, const uint32_t *rpo, uint32_t a, uint32_t b)
 	return a;
 }
 
+/* Each block's immediate dominator (R's children: R), iterated over
+ * the reverse postorder until nothing changes. */
 static void
-domtree(Dom *d)
+idoms(Dom *d, const uint8_t *poison, const uint32_t *ord, uint32_t nord,
+	const uint32_t *rpo, uint32_t *idom)
 {
-	uint32_t n = d->g.n, nord = 0, t = 0;
-	uint8_t *poison = calloc(n + 1, 1);
-	uint32_t *rpo = xmalloc((n + 1) * sizeof *rpo);
-	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
-	uint32_t *idom = xmalloc((n + 1) * sizeof *idom);
-	uint32_t *next = calloc(n + 1, sizeof *next);
-	uint32_t *stk = d->queue, nst = 0, *rk = xmalloc((n + 1) * sizeof *rk);
-	uint32_t nrk = 0;
+	uint32_t n = d->g.n;
 
-	if (!poison || !next)
-		die("out of memory");
-	rk[nrk++] = 0;
-	for (uint32_t b = 1; b < n; b++)
-		if ((poison[b] = d->live[b] && poisoned(d, b)))
-			rk[nrk++] = b;
-	/* postorder by an explicit stack (next: the child to try) */
-	memset(rpo, 0xff, (n + 1) * sizeof *rpo);
-	rpo[n] = 0;
-	stk[nst++] = n;
-	while (nst) {
-		uint32_t b = stk[nst - 1], c = kids(d, b, next[b]++, poison, rk,
-			nrk);
-		d->work++;
-		if (c == UINT32_MAX)
-			ord[nord++] = b, nst--;
-		else if (rpo[c] == UINT32_MAX)
-			rpo[c] = 0, stk[nst++] = c;
-	}
-	for (uint32_t i = 0; i < nord; i++)
-		rpo[ord[i]] = nord - 1 - i;
 	for (uint32_t b = 0; b <= n; b++)
 		idom[b] = UINT32_MAX;
 	idom[n] = n;
 	for (int changed = 1; changed; ) {
 		changed = 0;
 		for (uint32_t i = nord - 1; i-- > 0; ) {
-			uint32_t b = ord[i], m = UINT32_MAX;
+			uint32_t b = ord[i], m = b == 0 || poison[b] ? n
+				: UINT32_MAX;
 			d->work++;
-			if (b == 0 || poison[b])
-				m = n;
 			for (uint32_t k = 0; m != n && k < d->g.npred[b]; k++) {
 				uint32_t p = d->g.pred[b][k];
 				if (idom[p] != UINT32_MAX)
@@ -297,18 +292,20 @@ domtree(Dom *d)
 				idom[b] = m, changed = 1;
 		}
 	}
-	/* preorder and postorder numbers of the tree: a dominates b iff
-	 * b's interval lies in a's */
-	d->pre = xmalloc((n + 1) * sizeof *d->pre);
-	d->post = xmalloc((n + 1) * sizeof *d->post);
-	memset(next, 0, (n + 1) * sizeof *next);
-	for (uint32_t b = 0; b <= n; b++)
-		d->pre[b] = d->post[b] = UINT32_MAX;
-	/* the tree's children, grouped by parent (kfirst: where each
-	 * parent's start) */
-	uint32_t *kid = xmalloc((n + 1) * sizeof *kid), *kfirst = calloc(n + 2,
-		sizeof *kfirst);
-	if (!kfirst)
+}
+
+/* The tree's preorder and postorder numbers: a dominates b iff b's
+ * interval lies in a's.  kid[kfirst[p] .. kfirst[p + 1]]: p's
+ * children. */
+static void
+number(Dom *d, const uint32_t *idom)
+{
+	uint32_t n = d->g.n, t = 0, nst = 0, *stk = d->queue;
+	uint32_t *kid = xmalloc((n + 1) * sizeof *kid);
+	uint32_t *kfirst = calloc(n + 2, sizeof *kfirst);
+	uint32_t *next = calloc(n + 1, sizeof *next);
+
+	if (!kfirst || !next)
 		die("out of memory");
 	for (uint32_t b = 0; b < n; b++)
 		if (idom[b] != UINT32_MAX)
@@ -319,7 +316,10 @@ domtree(Dom *d)
 		if (idom[b] != UINT32_MAX)
 			kid[kfirst[idom[b]] + next[idom[b]]++] = b;
 	memset(next, 0, (n + 1) * sizeof *next);
-	nst = 0;
+	d->pre = xmalloc((n + 1) * sizeof *d->pre);
+	d->post = xmalloc((n + 1) * sizeof *d->post);
+	for (uint32_t b = 0; b <= n; b++)
+		d->pre[b] = d->post[b] = UINT32_MAX;
 	stk[nst++] = n;
 	d->pre[n] = t++;
 	while (nst) {
@@ -333,13 +333,34 @@ domtree(Dom *d)
 			nst--;
 		}
 	}
-	free(kid);
-	free(kfirst);
-	free(rk);
 	free(next);
+	free(kfirst);
+	free(kid);
+}
+
+static void
+domtree(Dom *d)
+{
+	uint32_t n = d->g.n, nrk = 0;
+	uint8_t *poison = calloc(n + 1, 1);
+	uint32_t *rk = xmalloc((n + 1) * sizeof *rk);
+	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
+	uint32_t *rpo = xmalloc((n + 1) * sizeof *rpo);
+	uint32_t *idom = xmalloc((n + 1) * sizeof *idom);
+
+	if (!poison)
+		die("out of memory");
+	rk[nrk++] = 0;
+	for (uint32_t b = 1; b < n; b++)
+		if ((poison[b] = d->live[b] && poisoned(d, b)))
+			rk[nrk++] = b;
+	uint32_t nord = postorder(d, poison, rk, nrk, ord, rpo);
+	idoms(d, poison, ord, nord, rpo, idom);
+	number(d, idom);
 	free(idom);
-	free(ord);
 	free(rpo);
+	free(ord);
+	free(rk);
 	free(poison);
 }
 
