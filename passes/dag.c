@@ -216,7 +216,6 @@ typedef struct Regscratch {
 	                          * first (-1: none) */
 	struct { uint32_t node; int32_t next; } *rlist;
 	uint32_t nrlist, caprlist;  /* the region's entries */
-	uint32_t n;
 	Rv d, u;                /* a node's registers, before they are kept */
 	Arena *a;               /* the nodes' register lists, region by
 	                         * region (reset after each) */
@@ -542,8 +541,7 @@ eachregion(Func *f, void (*fn)(Func *, Dag *, void *), void *arg)
 	uint32_t i = 0;
 	Regscratch x = {.lastdef = xmalloc((f->nreg + 1) * sizeof *x.lastdef),
 		.rhead = xmalloc((f->nreg + 1) * sizeof *x.rhead),
-		.rtail = xmalloc((f->nreg + 1) * sizeof *x.rtail),
-		.n = f->nreg};
+		.rtail = xmalloc((f->nreg + 1) * sizeof *x.rtail)};
 
 	for (uint32_t r = 0; r < f->nreg; r++)
 		x.lastdef[r] = x.rhead[r] = -1;
