@@ -374,6 +374,8 @@ typedef struct Optreq {
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
+	int xspill;                /* a loop xspill rewrites: tried first of
+	                            * the wgmma variants */
 	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
 	int early;                 /* a sum early can compute sooner */
 	int ldcvt;                 /* packing converts and global loads:
@@ -677,6 +679,11 @@ uint32_t domsuccs(const Dom *, uint32_t blk, const uint32_t **succ);
 /* ---- remat.c ---- */
 enum { Rplain, Rroles, Rloop };   /* remat's modes */
 uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
+
+/* ---- xspill.c ---- */
+uint32_t xspill(Module *, Func *, const uint32_t *lines, int all);
+int xspillfinds(Module *);
+long xspillbytes(const Func *);
 
 /* ---- wgwait.c ---- */
 uint32_t wgwait(Module *, Func *, const uint32_t *lines);

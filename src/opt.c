@@ -29,6 +29,7 @@ typedef struct Pass {
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
+	int xspill;         /* the xspill pass; 2 xspill=all */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
 	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall */
@@ -102,6 +103,10 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->wgwait = 2;
 		else if (!strcmp(a, "wgsplit=pv"))
 			p->wgwait = 3;
+		else if (!strcmp(a, "xspill"))
+			p->xspill = 1;
+		else if (!strcmp(a, "xspill=all"))
+			p->xspill = 2;
 		else if (!strcmp(a, "tsink"))
 			p->across = 1;
 		else if (!strcmp(a, "tsink=far"))
@@ -137,7 +142,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
 				"remat, remat=roles, remat=loop, wgwait, "
-				"wgsplit, wgsplit=pv, tsink, tsink=far, "
+				"wgsplit, wgsplit=pv, xspill, xspill=all, "
+				"tsink, tsink=far, "
 				"hoist, early, pin, pin=cvt, pin=ld, pin=loop, "
 				"pin=loopall, "
 				"budget[=N][:R], "
@@ -194,6 +200,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 			uint32_t n = pp->p[k].remat ? remat(m, f,
 				pp->p[k].remat - 1, sc->lines)
 				: pp->p[k].wgwait == 1 ? wgwait(m, f, sc->lines)
+				: pp->p[k].xspill ? xspill(m, f, sc->lines,
+				pp->p[k].xspill == 2)
 				: pp->p[k].wgwait >= 2 ? wgsplit(m, f, sc->lines,
 				pp->p[k].wgwait == 3)
 				: pp->p[k].across == 1 ? tsink(f, sc->lines)
@@ -215,6 +223,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					: pp->p[k].across == 3 ? "replaced"
 					: pp->p[k].across >= 5 ? "pinned"
 					: pp->p[k].remat || pp->p[k].wgwait == 1
+					|| pp->p[k].xspill
 					? "inserted" : "moved", n,
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
@@ -260,6 +269,7 @@ typedef struct Fig {
 	                     * those (-1: not known) */
 	long out;           /* local memory outside loops */
 	long exposed;       /* spills of loads in flight, in loops */
+	long xb;            /* of spill: xspill's own local array traffic */
 } Fig;
 
 typedef struct Var {
@@ -268,6 +278,9 @@ typedef struct Var {
 	Pxres res;
 	int done;
 	int sass;           /* --sass-guard: 1 nvdisasm wanted, 2 asked */
+	struct { const char *fn; long bytes; } xb[4];   /* xspill's array
+	                     * traffic, per function that has one */
+	int nxb;
 } Var;
 
 typedef struct Pool {
@@ -335,7 +348,7 @@ runall(Pool *p, int jobs)
 static Fig
 figure(Var *v, const char *fn)
 {
-	Fig g = {0, 0, 0, 0, 0, 0, -1, -1, -1, -1};
+	Fig g = {0, 0, 0, 0, 0, 0, -1, -1, -1, -1, 0};
 	Pxres *r = &v->res;
 
 	for (int k = 0; k < v->pipe.n; k++)
@@ -354,6 +367,11 @@ figure(Var *v, const char *fn)
 			g.out = r->fn[i].sassout;
 			g.exposed = r->fn[i].sassexposed;
 			g.ok = 1;
+		}
+	for (int i = 0; g.ok && i < v->nxb; i++)
+		if (!strcmp(v->xb[i].fn, fn)) {
+			g.spill += v->xb[i].bytes;
+			g.xb = v->xb[i].bytes;
 		}
 	return g;
 }
@@ -577,6 +595,16 @@ helpopt(FILE *f)
 "                                    is in flight across a branch (Triton\n"
 "                                    keeps P*V in flight into the next\n"
 "                                    Q*K^T: at the cap that spills)\n"
+"                     xspill         in a one-block loop whose wgmma\n"
+"                                    group fills 192 accumulator\n"
+"                                    registers or more, give each chain\n"
+"                                    a group of its own and keep its\n"
+"                                    accumulators in a local array\n"
+"                                    between uses (ptxas then pipelines\n"
+"                                    the wgmmas it would serialize;\n"
+"                                    xspill=all: any group of two chains\n"
+"                                    or more); the array's bytes count\n"
+"                                    as spill in the search\n"
 "                     tsink          move tcgen05.ld and its wait down\n"
 "                                    to the first read of what it\n"
 "                                    loads (past loads, stores, math)\n"
@@ -861,6 +889,8 @@ variants(Optreq *o, Pipe *v, int max)
 				pipeparse(early[j], o->seed, &v[n++]);
 			if (i == 2 && o->ldcvt && !o->tmem && n < max)
 				pipeparse(ld[0], o->seed, &v[n++]);
+			if (i == 2 && o->xspill && n < max)
+				pipeparse("xspill", o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
 				&& n < max; j++)
 				pipeparse(wg[j], o->seed, &v[n++]);
@@ -1078,6 +1108,13 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 	for (int i = 0; i < nk; i++) {
 		serialnote(o, &k[i], v);
 		vetonote(o, &k[i], v);
+		if (k[i].best && k[i].after.xb)
+			fprintf(o->log, "%s: note: %s: of its %ld bytes of "
+				"spill, %ld are the accumulators xspill keeps in "
+				"a local array (16-byte accesses it places), %ld "
+				"ptxas's own\n", progname, k[i].name,
+				k[i].after.spill, k[i].after.xb,
+				k[i].after.spill - k[i].after.xb);
 	}
 }
 
@@ -1431,6 +1468,14 @@ runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
 		} else
 			restore(base, snap);
 		runpipe(m, (Pipe *)&v[i], &o->sc, 0);
+		var[i].nxb = 0;
+		for (uint32_t q = 0; q < m->nitem && var[i].nxb < 4; q++) {
+			Func *f = m->item[q].kind == Ifunc ? m->item[q].fn : 0;
+			long b = f && f->body ? xspillbytes(f) : 0;
+			if (b > 0)
+				var[i].xb[var[i].nxb].fn = f->name,
+				var[i].xb[var[i].nxb++].bytes = b;
+		}
 		char *t = forptxas(m, maj, min, &tn);
 		if (check && m == base)
 			snapcheck(o, src, n, (Pipe *)&v[i], t, tn, maj, min);
@@ -1740,6 +1785,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
 	o->ldcvt = o->search && ldfinds(orig);
+	o->xspill = o->search && o->wgmma && xspillfinds(orig);
 	if (o->search) {
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);

@@ -124,6 +124,9 @@ Lc *vloopchains(Func *f, const uint32_t *writes, const uint8_t *tm,
 int vloopvalues(Func *fa, Func *fb, const int32_t *amap,
 	const uint32_t *writes, Pend *pd, Buf *why);
 
+/* ---- vspill.c ---- */
+Func *unspill(Module *, Func *a, Func *b, Buf *why);
+
 /* ---- vsink.c ---- */
 Func *unsink(Module *, Func *a, Func *b, Buf *why, int whole);
 

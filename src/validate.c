@@ -38,6 +38,9 @@
  *     between only at their top and leaves only at their bottom, and
  *     nothing it passes writes what it reads or touches what it writes
  *     (vhoist.c).
+ *   - B may keep registers in a local array A does not declare, each
+ *     load reading back what its register held, and split a wgmma
+ *     group around them (vspill.c);
  *   - B may declare registers A does not, written only by arithmetic
  *     and read only by copies whose value is proven on B's own blocks
  *     to be what A computes into the copy's destination (vearly.c);
@@ -319,6 +322,10 @@ validate(Module *a, Module *b, Buf *why)
 			fa = ua, fb = ub;
 		/* registers B declares and A does not: the early pass's
 		 * values, proven on their own and taken out (vearly.c) */
+		/* round trips through a local array B declares, and the
+		 * group splits around them (vspill.c) */
+		if (!(fb = unspill(b, fa, fb, why)))
+			return -1;
 		if (!(fb = unearly(b, fa, fb, why)))
 			return -1;
 		/* tcgen05.ld groups B runs past barriers: moved back where

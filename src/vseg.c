@@ -533,6 +533,36 @@ waitorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
 	return 0;
 }
 
+/* A wgmma.fence orders the register accesses before it against the
+ * wgmma.mma_async after it; an access to a wgmma's accumulators or A
+ * fragments moved across one may race with the wgmma's own (PTX wants
+ * a fence between a thread's access to those registers and a wgmma
+ * that names them).  So every such access of the segment, the wgmmas'
+ * own aside, keeps its side of every fence.  (Before, arithmetic had no
+ * ordering effect and crossed fences freely: moving O's rescale below
+ * a group's fence, between its chains, was proven.) */
+static int
+fenceorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!warpop(&eff[i], Owgmma_fence))
+			continue;
+		for (uint32_t j = 0; j < n; j++) {
+			Stmt *s = &eff[j];
+			if (j == i || s->kind != Sins
+			|| s->op == Owgmma_mma_async
+			|| !vtmemtouch(&acc[j], g->tm, 4))
+				continue;
+			if ((j < i) != (acc[j].pos < acc[i].pos))
+				return vfail(g->why, g->fa,
+					&g->fa->stmt[g->orig[j]], "'%s' crosses "
+					"a wgmma.fence for the wgmma registers "
+					"it touches", acc[j].text);
+		}
+	}
+	return 0;
+}
+
 /* ---- deferred wgmma (wgsplit.c) ----
  * A wgmma.mma_async W that A runs in segment k, B in segment k + 1 in a
  * group of its own, computes what it did when
@@ -767,6 +797,8 @@ vsegment(Seg *g, uint8_t *mv)
 		rc = otherorder(g, acc, mv, (uint32_t)n);
 	if (!rc)
 		rc = waitorder(g, eff, acc, (uint32_t)n);
+	if (!rc)
+		rc = fenceorder(g, eff, acc, (uint32_t)n);
 	if (!rc)
 		rc = laterorder(g, eff, pos, (uint32_t)n);
 	if (!rc)
