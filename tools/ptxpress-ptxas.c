@@ -536,6 +536,34 @@ findfn(const Pxres *res, const char *name)
 	return 0;
 }
 
+/* The bytes function name of the rewrite at path moves through xspill's
+ * local array (its spill traffic that ptxas does not count), or 0. */
+static long
+xbytes(const char *path, const char *name)
+{
+	size_t n;
+	char *s = pxslurp(path, &n);
+	long b = 0;
+
+	size_t i = 0;
+	while (s && i + 8 <= n && memcmp(s + i, "__xspill", 8))
+		i++;
+	if (!s || i + 8 > n) {
+		free(s);
+		return 0;
+	}
+	Diag d = {0};
+	d.quiet = 1;
+	Module *m = parse(path, s, n, &d);
+	for (uint32_t i = 0; i < m->nitem; i++)
+		if (m->item[i].kind == Ifunc && m->item[i].fn->body
+		&& !strcmp(m->item[i].fn->name, name))
+			b = xspillbytes(m->item[i].fn);
+	afree(m->a);
+	free(s);
+	return b;
+}
+
 /* One line per kernel, each line one write() on an O_APPEND file so
  * lines from parallel build jobs never interleave. */
 static void
@@ -568,6 +596,13 @@ logfile(Run *r, In *in, const char *status)
 			f ? f->regs : -1, g ? g->regs : -1, f ? spill(f) : -1,
 			g ? spill(g) : -1, f ? f->stack : -1, g ? g->stack : -1,
 			*r->pipeline ? r->pipeline : "default", status);
+		/* spill=A->B is ptxas's; what xspill moves itself is its own
+		 * figure, so that the line does not read as less traffic */
+		long x = in->tmp ? xbytes(in->tmp, name) : 0;
+		if (x > 0) {
+			l.n--;
+			bprintf(&l, " xspill=%ld\n", x);
+		}
 		if (write(fd, l.p, l.n) < 0)
 			break;
 	}

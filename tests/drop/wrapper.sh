@@ -9,6 +9,7 @@
 # not fatal) and with no GPU (the kernel is rewritten untimed).
 # usage: wrapper.sh BUILD_DIR
 BIN=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
 cd "$tmp"
 kernel tk sm_90a >X.ptx
@@ -131,4 +132,11 @@ PTXPRESS_LOG=$tmp/log "$wrap" -arch sm_90a C.ptx -o L2.o
 [ "$(grep -c '^ptxpress-ptxas file=' log)" = 3 ] &&
 	grep -q 'kernel=tk regs=[0-9]*->[0-9]* spill=0->0' log &&
 	ok "log" || fail "log: $(cat log)"
+# an xspill rewrite: the log says what the local array moves besides
+# ptxas's own spill figures
+cp "$top/tests/opt/xspill.ptx" XS.ptx
+PTXPRESS_LOG=$tmp/xlog PTXPRESS_PIPELINE=xspill=all \
+	"$wrap" -arch sm_90a XS.ptx -o XS.o >o1 2>e1; r1=$?
+[ $r1 = 0 ] && grep -q 'kernel=xs .* status=rewritten xspill=128$' xlog &&
+	ok "log: xspill bytes" || fail "log xspill: rc $r1: $(cat xlog e1)"
 finish
