@@ -335,70 +335,101 @@ shares(Stmt *x, Stmt *y)
 	return hit;
 }
 
-/* The statement before i that is no .loc, or UINT32_MAX. */
+/* The statement before i that is no .loc and no label a branch names
+ * (Triton's debug labels stand among the wgmmas), or UINT32_MAX. */
 static uint32_t
-prev(Func *f, uint32_t i)
+prev(Func *f, const uint8_t *tgt, uint32_t i)
 {
 	while (i-- > 0)
-		if (f->stmt[i].kind != Sloc)
+		if (f->stmt[i].kind != Sloc
+		&& (f->stmt[i].kind != Slabel || tgt[i]))
 			return i;
 	return UINT32_MAX;
 }
 
-/* Undoes the last split of f: 1 done, 0 none left. */
+/* Undoes the last split of f: 1 done, 0 none left.  Between X's last
+ * wgmma and F2 stand the commit, then the wait 0, and plain statements
+ * anywhere among them (a scheduler after xspill may move them across
+ * the commit): they all are S. */
 static int
 unsplit(Func *f)
 {
-	for (uint32_t y = f->nstmt; y-- > 0;) {
+	uint8_t *tgt = vbranchtargets(f), *tm = vtmemregs(f);
+	int rc = 0;
+
+	for (uint32_t y = f->nstmt; y-- > 0 && !rc;) {
 		if (!wop(&f->stmt[y], Owgmma_mma_async))
 			continue;
-		uint32_t f2 = prev(f, y), w, c, x, f1, s0;
+		uint32_t f2 = prev(f, tgt, y), w = UINT32_MAX, c = UINT32_MAX, x, f1;
 		if (f2 == UINT32_MAX || !wop(&f->stmt[f2], Owgmma_fence))
 			continue;
-		for (w = prev(f, f2); w != UINT32_MAX
-		&& plainstmt(&f->stmt[w]); w = prev(f, w))
-			;
-		if (w == UINT32_MAX || !wop(&f->stmt[w], Owgmma_wait_group)
-		|| f->stmt[w].nop != 1 || f->stmt[w].opd[0].kind != Pint
-		|| strcmp(f->stmt[w].opd[0].s, "0"))
-			continue;
-		c = prev(f, w);
-		if (c == UINT32_MAX || !wop(&f->stmt[c], Owgmma_commit_group))
-			continue;
-		x = prev(f, c);
-		if (x == UINT32_MAX || !wop(&f->stmt[x], Owgmma_mma_async))
+		for (x = prev(f, tgt, f2); x != UINT32_MAX; x = prev(f, tgt, x)) {
+			Stmt *s = &f->stmt[x];
+			if (w == UINT32_MAX && wop(s, Owgmma_wait_group)
+			&& s->nop == 1 && s->opd[0].kind == Pint
+			&& !strcmp(s->opd[0].s, "0"))
+				w = x;
+			else if (w != UINT32_MAX && c == UINT32_MAX
+			&& wop(s, Owgmma_commit_group))
+				c = x;
+			else if (!plainstmt(s))
+				break;
+		}
+		if (c == UINT32_MAX || x == UINT32_MAX
+		|| !wop(&f->stmt[x], Owgmma_mma_async))
 			continue;
 		for (f1 = x; f1 != UINT32_MAX && (plainstmt(&f->stmt[f1])
-		|| wop(&f->stmt[f1], Owgmma_mma_async)); f1 = prev(f, f1))
+		|| wop(&f->stmt[f1], Owgmma_mma_async)); f1 = prev(f, tgt, f1))
 			;
 		if (f1 == UINT32_MAX || !wop(&f->stmt[f1], Owgmma_fence))
 			continue;
+		/* X's plain statements P and S rise above F1 and X's
+		 * wgmmas: none may share a register with a wgmma it passes,
+		 * and P none of a wgmma's vector registers (after F1 in B,
+		 * such an access would break PTX's fence rule there; S's,
+		 * the rescale, stand before F1 in A too) */
 		int ok = 1;
-		for (uint32_t i = w + 1; i < f2 && ok; i++)
-			for (uint32_t j = f1 + 1; j <= x && ok; j++)
-				if (f->stmt[i].kind == Sins && f->stmt[j].kind == Sins)
-					ok = !shares(&f->stmt[i], &f->stmt[j]);
+		for (uint32_t i = f1 + 1; i < f2 && ok; i++) {
+			Stmt *p = &f->stmt[i];
+			if (p->kind != Sins || i == c || i == w
+			|| p->op == Owgmma_mma_async)
+				continue;
+			Acc a = {0};
+			vaccess(p, &a);
+			ok = i > x || !vtmemtouch(&a, tm, 4);
+			free(a.def);
+			free(a.use);
+			for (uint32_t j = f1 + 1; j < (i < x ? i : x + 1) && ok; j++)
+				if (f->stmt[j].kind == Sins
+				&& f->stmt[j].op == Owgmma_mma_async)
+					ok = !shares(p, &f->stmt[j]);
+		}
 		if (!ok)
 			continue;
-		/* [f1, c) moves after S: S's statements (and the .loc
-		 * lines among them) first, then F1..X; c, w, F2 go */
+		/* P, then S (with the .loc lines and labels among them),
+		 * then F1 and X's wgmmas; the commit, the wait and F2 go */
 		Stmt *t = xmalloc((f2 - f1 + 1) * sizeof *t);
 		uint32_t k = 0;
-		for (uint32_t i = w + 1; i < f2; i++)
-			t[k++] = f->stmt[i];
-		for (uint32_t i = f1; i < c; i++)
-			t[k++] = f->stmt[i];
-		for (s0 = c + 1; s0 < w; s0++)  /* .loc lines between */
-			t[k++] = f->stmt[s0];
+		for (uint32_t i = f1 + 1; i < f2; i++)
+			if (i != c && i != w && (f->stmt[i].kind != Sins
+			|| f->stmt[i].op != Owgmma_mma_async))
+				t[k++] = f->stmt[i];
+		t[k++] = f->stmt[f1];
+		for (uint32_t i = f1 + 1; i <= x; i++)
+			if (f->stmt[i].kind == Sins
+			&& f->stmt[i].op == Owgmma_mma_async)
+				t[k++] = f->stmt[i];
 		uint32_t gone = (f2 - f1 + 1) - k;
 		memcpy(&f->stmt[f1], t, k * sizeof *t);
 		memmove(&f->stmt[f1 + k], &f->stmt[f2 + 1],
 			(f->nstmt - f2 - 1) * sizeof *f->stmt);
 		f->nstmt -= gone;
 		free(t);
-		return 1;
+		rc = 1;
 	}
-	return 0;
+	free(tgt);
+	free(tm);
+	return rc;
 }
 
 /* B less its proven round trips and splits; fb when it has no array of

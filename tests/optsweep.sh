@@ -14,7 +14,8 @@ px=$1; shift
 # pins of its own gets none): pin=ld gets a pipeline of its own, with
 # pin=loop and schedulers after its pins
 pipes="wgsplit=pv,wgwait,remat=roles,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt,pin=loop
-remat=loop,softmax=4,pin=ld,pin=loop,pin=loopall,sched=bu-rand,moves,sched=td"
+remat=loop,softmax=4,pin=ld,pin=loop,pin=loopall,sched=bu-rand,moves,sched=td
+xspill=all,remat,sched=bu-rand,moves,wgwait"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0 dirs=0 asm=0
 for d in "$@"; do [ -d "$d" ] && dirs=$((dirs + 1)); done

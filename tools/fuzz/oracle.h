@@ -40,6 +40,8 @@ static const char *const pipes[] = {
 	"remat=loop,pin=ld,pin=loop,sched=bu-rand", "remat,pin=loop,mix",
 	"remat=loop,pin=ld,pin=loopall,sched=td-rand",
 	"early,pin,remat=loop,pin=loop,pin=cvt,sched=td-rand",
+	"xspill=all", "xspill=all,remat,sched=bu-rand",
+	"wgsplit,xspill=all,sched=td-rand", "remat=loop,xspill=all,moves",
 };
 
 static Module *
