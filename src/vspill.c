@@ -303,12 +303,16 @@ wop(const Stmt *s, int op)
 		&& vhas((Stmt *)s, ".aligned");
 }
 
-/* Plain arithmetic a split may hold or cross. */
+/* Arithmetic or a plain load, which a split may hold and which may
+ * cross a wgmma (its shared-memory reads order against no read) and a
+ * wgmma.fence (which orders register accesses): remat after xspill puts
+ * kernel parameters' loads next to the rescale. */
 static int
 plainstmt(Stmt *s)
 {
 	return s->kind == Sins && strncmp(s->name, "wgmma.", 6)
-		&& veffect(s) == Enone && opklass(s) != Kctl;
+		&& (veffect(s) == Enone || veffect(s) == Eread)
+		&& opklass(s) != Kctl;
 }
 
 static int
@@ -361,6 +365,10 @@ unsplit(Func *f)
 		if (!wop(&f->stmt[y], Owgmma_mma_async))
 			continue;
 		uint32_t f2 = prev(f, tgt, y), w = UINT32_MAX, c = UINT32_MAX, x, f1;
+		/* plain statements may stand between F2 and W (remat's
+		 * copies of W's descriptor math): they stay where they are */
+		while (f2 != UINT32_MAX && plainstmt(&f->stmt[f2]))
+			f2 = prev(f, tgt, f2);
 		if (f2 == UINT32_MAX || !wop(&f->stmt[f2], Owgmma_fence))
 			continue;
 		for (x = prev(f, tgt, f2); x != UINT32_MAX; x = prev(f, tgt, x)) {
@@ -389,6 +397,19 @@ unsplit(Func *f)
 		 * such an access would break PTX's fence rule there; S's,
 		 * the rescale, stand before F1 in A too) */
 		int ok = 1;
+		/* what stands between F2 and W runs, once F2 and the wait
+		 * are gone, while X's wgmmas may still be running: none of
+		 * a wgmma's vector registers (its descriptors it read when
+		 * issued) */
+		for (uint32_t i = f2 + 1; i < y && ok; i++) {
+			Acc a = {0};
+			if (f->stmt[i].kind != Sins)
+				continue;
+			vaccess(&f->stmt[i], &a);
+			ok = !vtmemtouch(&a, tm, 4);
+			free(a.def);
+			free(a.use);
+		}
 		for (uint32_t i = f1 + 1; i < f2 && ok; i++) {
 			Stmt *p = &f->stmt[i];
 			if (p->kind != Sins || i == c || i == w
