@@ -52,6 +52,8 @@ typedef struct Chain {
 
 typedef struct Grp {
 	uint32_t fence, commit;
+	uint32_t wait;              /* a wait 0 of the block after the commit
+	                             * (Triton 3.9 waits there), or none */
 	Chain c[Maxchain];
 	int n;
 	uint32_t nreg;
@@ -144,6 +146,17 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 		if (bad || j >= hi || g->n < 2)
 			continue;
 		g->commit = j;
+		g->wait = UINT32_MAX;
+		for (uint32_t q = j + 1; q < hi; q++) {
+			Stmt *w = &f->stmt[q];
+			if (w->kind != Sins)
+				continue;
+			if (warpop(w, Owgmma_wait_group) && w->nop == 1
+			&& w->opd[0].kind == Pint && !strcmp(w->opd[0].s, "0"))
+				g->wait = q;
+			if (!strncmp(w->name, "wgmma.", 6) || opklass(w) == Kctl)
+				break;
+		}
 		memset(mark, 0, f->nreg + 1);
 		for (int k = 0; k < g->n; k++) {
 			g->c[k].off = g->nreg * 4;
@@ -464,11 +477,15 @@ xrewrite(Module *m, Func *f, const Blk *L, const Blk *E, Grp *g,
 					v[k++] = f->stmt[j];
 			v[k++] = wgstmt(m, cm, Owgmma_fence, "wgmma.fence", 0);
 		}
-		if (i == g->commit) {
+		/* the last chain is stored after the block's own wait 0
+		 * when it has one, else after one added to the commit */
+		if (i == g->commit && g->wait == UINT32_MAX) {
 			v[k++] = wgstmt(m, cm, Owgmma_wait_group,
 				"wgmma.wait_group", 1);
 			k = accesses(m, v, k, cm, 0, name, &g->c[g->n - 1]);
 		}
+		if (i == g->wait)
+			k = accesses(m, v, k, cm, 0, name, &g->c[g->n - 1]);
 	}
 	if (k > ntot)
 		die("xspill: %u statements for %u", k, ntot);
