@@ -7,7 +7,10 @@
  *   mem  both touch memory of one state space, one of them a store or
  *        an atomic (generic memory: global, shared, local; a .func's
  *        parameter whose address it takes: local too);
- *   bar  one touches memory, the other is a barrier or a fence;
+ *   bar  one touches memory, the other is a barrier or a fence (or
+ *        another ordering instruction; not a load next to a
+ *        wgmma.mma_async, whose shared-memory reads order against no
+ *        read);
  *   wait a wgmma.wait_group, tcgen05.wait::ld or tcgen05.wait::st, then
  *        an instruction touching a register that, in the function, a
  *        wgmma names (its vector operands), a tcgen05.ld or a
@@ -175,8 +178,10 @@ kind(Stmt *a, Stmt *b)
 	else if (memop(a) && memop(b) && (spaces(a) & spaces(b))
 	&& (opklass(a) != Kld || opklass(b) != Kld))
 		k = Kmem;
-	else if ((memop(a) && opklass(b) == Kord)
+	else if (((memop(a) && opklass(b) == Kord)
 	|| (memop(b) && opklass(a) == Kord))
+	&& !((a->op == Owgmma_mma_async && opklass(b) == Kld)
+	|| (b->op == Owgmma_mma_async && opklass(a) == Kld)))
 		k = Kbar;
 	else if (opklass(a) == Kpure && opklass(b) == Kpure)
 		k = Kfree;
