@@ -103,6 +103,24 @@ plainacc(Func *f, const Opnd *o, uint8_t *mark)
 	return 1;
 }
 
+/* A wgmma.wait_group 0 of the block [commit, hi) before any other wgmma
+ * statement or branch, or UINT32_MAX. */
+static uint32_t
+ownwait(Func *f, uint32_t commit, uint32_t hi)
+{
+	for (uint32_t q = commit + 1; q < hi; q++) {
+		Stmt *w = &f->stmt[q];
+		if (w->kind != Sins)
+			continue;
+		if (warpop(w, Owgmma_wait_group) && w->nop == 1
+		&& w->opd[0].kind == Pint && !strcmp(w->opd[0].s, "0"))
+			return q;
+		if (!strncmp(w->name, "wgmma.", 6) || opklass(w) == Kctl)
+			break;
+	}
+	return UINT32_MAX;
+}
+
 /* The group in block [lo, hi) whose chains fill Xmin registers or
  * more, with mark[r] = 1 + chain for each of their registers; or 0. */
 static int
@@ -146,17 +164,7 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 		if (bad || j >= hi || g->n < 2)
 			continue;
 		g->commit = j;
-		g->wait = UINT32_MAX;
-		for (uint32_t q = j + 1; q < hi; q++) {
-			Stmt *w = &f->stmt[q];
-			if (w->kind != Sins)
-				continue;
-			if (warpop(w, Owgmma_wait_group) && w->nop == 1
-			&& w->opd[0].kind == Pint && !strcmp(w->opd[0].s, "0"))
-				g->wait = q;
-			if (!strncmp(w->name, "wgmma.", 6) || opklass(w) == Kctl)
-				break;
-		}
+		g->wait = ownwait(f, j, hi);
 		memset(mark, 0, f->nreg + 1);
 		for (int k = 0; k < g->n; k++) {
 			g->c[k].off = g->nreg * 4;
