@@ -253,10 +253,14 @@ plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
 		if (s->guard || opklass(s) != Kpure)
 			rc = -1;
 		mv[i] = (uint8_t)k;
-		/* what it passes: up to the last wgmma of chain k - 2 */
-		for (uint32_t j = i + 1; j <= g->c[k - 2].last && !rc; j++)
-			if (f->stmt[j].kind == Sins && !mv[j]
-			&& conflict(s, &f->stmt[j], &d, &u, &d2, &u2))
+	}
+	/* what each passes, up to the last wgmma of the chain before its
+	 * own, but its own chain's rescale (which keeps its order) */
+	for (uint32_t i = lo; i < g->fence && !rc; i++) {
+		int k = mv[i];
+		for (uint32_t j = i + 1; k && j <= g->c[k - 2].last && !rc; j++)
+			if (f->stmt[j].kind == Sins && mv[j] != k
+			&& conflict(&f->stmt[i], &f->stmt[j], &d, &u, &d2, &u2))
 				rc = -1;
 	}
 	free(d.v);
