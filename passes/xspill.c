@@ -553,6 +553,14 @@ xspill(Module *m, Func *f, const uint32_t *lines, int all)
 
 	if (!mark || !mv)
 		die("out of memory");
+	/* an instruction the table does not know may write registers when
+	 * it likes: the array's words would not be sure (nor proven) */
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Ounknown) {
+			free(mark);
+			free(mv);
+			return 0;
+		}
 	fillcfg(f, m);
 	Ana *A = f->ana;
 	if (findloop(f, lines, all, &g, mark, mv, &b, &ex)) {

@@ -200,11 +200,6 @@ step(Sp *p, uint32_t i, int32_t *w, uint64_t *fl, int check)
 			memset(fl, 0, p->nword * sizeof *fl);
 		return 0;
 	}
-	if (s->op == Ounknown) {        /* may write anything */
-		for (uint32_t k = 0; k < p->nw; k++)
-			w[k] = -1;
-		return 0;
-	}
 	vaccess(s, &a);
 	for (uint32_t d = 0; d < a.ndef; d++)
 		for (uint32_t k = 0; k < p->nw; k++)
@@ -481,6 +476,10 @@ unspill(Module *mb, Func *fa, Func *fb, Buf *why)
 		|| s->op == Otcgen05_st))
 			rc = no(&p, i, "tensor-memory loads and stores, whose "
 				"registers it does not follow");
+		/* an instruction the table does not know may write a
+		 * register when it likes, as a wgmma does */
+		if (s->kind == Sins && s->op == Ounknown)
+			rc = no(&p, i, "an unknown instruction");
 	}
 	if (!rc) {
 		p.nw = p.a.bytes / 4;
