@@ -262,6 +262,12 @@ plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
 			if (f->stmt[j].kind == Sins && mv[j] != k
 			&& conflict(&f->stmt[i], &f->stmt[j], &d, &u, &d2, &u2))
 				rc = -1;
+		/* nor any wgmma statement before the group's fence (another
+		 * fence would no longer stand between it and its chain) */
+		for (uint32_t j = i + 1; k && j < g->fence && !rc; j++)
+			if (f->stmt[j].kind == Sins
+			&& !strncmp(f->stmt[j].name, "wgmma.", 6))
+				rc = -1;
 	}
 	free(d.v);
 	free(u.v);
