@@ -427,7 +427,9 @@ wgmmaregs(Func *f, uint8_t *wgr)
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Owgmma_mma_async)
 			continue;
-		for (uint32_t k = 0; k < s->nop && k < 2; k++)
+		/* every vector it names, as the validator counts them (a
+		 * mangled wgmma with a vector further on: opt fuzzer fo75) */
+		for (uint32_t k = 0; k < s->nop; k++)
 			if (k == 0 || s->opd[k].kind == Pvec) {
 				d.n = 0;
 				regsof(&s->opd[k], &d);
