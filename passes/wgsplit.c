@@ -38,17 +38,19 @@ typedef struct Grp {
 	int32_t key;                        /* its first accumulator */
 } Grp;
 
-static int
-aligned(const Stmt *s, int op)
+/* An unguarded .aligned instruction of opcode op (the whole warp runs
+ * it together); xspill.c asks it too. */
+int
+wgaligned(const Stmt *s, int op)
 {
 	return s->kind == Sins && s->op == op && !s->guard
 		&& hasmod(s, ".aligned");
 }
 
-static int
-waitzero(const Stmt *s)
+int
+wgwaitzero(const Stmt *s)
 {
-	return aligned(s, Owgmma_wait_group) && s->nop == 1
+	return wgaligned(s, Owgmma_wait_group) && s->nop == 1
 		&& s->opd[0].kind == Pint && !strcmp(s->opd[0].s, "0");
 }
 
@@ -88,11 +90,11 @@ group(Func *f, uint32_t i, const uint8_t *tgt, uint8_t *mark, Grp *g)
 	g->first = UINT32_MAX;
 	for (j = i + 1; j < f->nstmt; j++) {
 		Stmt *s = &f->stmt[j];
-		if (aligned(s, Owgmma_commit_group))
+		if (wgaligned(s, Owgmma_commit_group))
 			break;
 		/* only what the whole warp runs together: an unguarded
 		 * .aligned one (the validator asks the same) */
-		if (aligned(s, Owgmma_mma_async)) {
+		if (wgaligned(s, Owgmma_mma_async)) {
 			int32_t k = acc0(s, &d, &u);
 			if (k < 0)
 				goto out;
@@ -114,7 +116,7 @@ group(Func *f, uint32_t i, const uint8_t *tgt, uint8_t *mark, Grp *g)
 	g->key = keys[1];
 	for (j++; j < f->nstmt && plain(&f->stmt[j], tgt, j); j++)
 		;
-	if (j == f->nstmt || !waitzero(&f->stmt[j]))
+	if (j == f->nstmt || !wgwaitzero(&f->stmt[j]))
 		goto out;
 	g->wait = j;
 	for (j++; j < f->nstmt && plain(&f->stmt[j], tgt, j); j++)
@@ -381,7 +383,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 	for (fence = commit + 2; fence < f->nstmt
 	&& plain(&f->stmt[fence], tgt, fence); fence++)
 		;
-	if (fence == f->nstmt || !aligned(&f->stmt[fence], Owgmma_fence))
+	if (fence == f->nstmt || !wgaligned(&f->stmt[fence], Owgmma_fence))
 		goto out;
 	for (p0 = fence + 1; p0 < f->nstmt; p0++)
 		if ((f->stmt[p0].kind == Sins
@@ -405,7 +407,7 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 	in = calloc(f->nstmt + 1, 1);
 	/* the deferred chain's accumulators (4) and what it reads (16):
 	 * in flight until the wait, which the pulled statements precede */
-	for (i = commit; i-- > 0 && !aligned(&f->stmt[i], Owgmma_fence);)
+	for (i = commit; i-- > 0 && !wgaligned(&f->stmt[i], Owgmma_fence);)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
 			d.n = u.n = 0;
@@ -507,7 +509,7 @@ wgsplit(Module *m, Func *f, const uint32_t *lines, int pv)
 	Grp g;
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
-		if (!aligned(&f->stmt[i], Owgmma_fence)
+		if (!wgaligned(&f->stmt[i], Owgmma_fence)
 		|| !inlines(lines, &f->stmt[i]))
 			continue;
 		if (!tgt) {

@@ -59,13 +59,6 @@ typedef struct Grp {
 	uint32_t nreg;
 } Grp;
 
-static int
-warpop(const Stmt *s, int op)
-{
-	return s->kind == Sins && s->op == op && !s->guard
-		&& hasmod(s, ".aligned");
-}
-
 /* Whether wgmma s adds to D (its scale-d is not a literal 0). */
 static int
 adds(const Stmt *s)
@@ -112,8 +105,7 @@ ownwait(Func *f, uint32_t commit, uint32_t hi)
 		Stmt *w = &f->stmt[q];
 		if (w->kind != Sins)
 			continue;
-		if (warpop(w, Owgmma_wait_group) && w->nop == 1
-		&& w->opd[0].kind == Pint && !strcmp(w->opd[0].s, "0"))
+		if (wgwaitzero(w))
 			return q;
 		if (!strncmp(w->name, "wgmma.", 6) || opklass(w) == Kctl)
 			break;
@@ -127,7 +119,7 @@ static int
 findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 {
 	for (uint32_t i = lo; i < hi; i++) {
-		if (!warpop(&f->stmt[i], Owgmma_fence))
+		if (!wgaligned(&f->stmt[i], Owgmma_fence))
 			continue;
 		memset(g, 0, sizeof *g);
 		memset(mark, 0, f->nreg + 1);
@@ -141,10 +133,10 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 				bad = 1;
 			if (s->kind != Sins)
 				continue;
-			if (warpop(s, Owgmma_commit_group))
+			if (wgaligned(s, Owgmma_commit_group))
 				break;
 			if (!strncmp(s->name, "wgmma.", 6)
-			&& !warpop(s, Owgmma_mma_async))
+			&& !wgaligned(s, Owgmma_mma_async))
 				bad = 1;
 			else if (s->op == Owgmma_mma_async) {
 				Chain *c = g->n ? &g->c[g->n - 1] : 0;
@@ -524,6 +516,11 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 {
 	Ana *A = f->ana;
 
+	/* an instruction the table does not know may write registers when
+	 * it likes: the array's words would not be sure (nor proven) */
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Ounknown)
+			return 0;
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		Blk *L = &A->blk[b];
 		int self = 0;
@@ -559,14 +556,6 @@ xspill(Module *m, Func *f, const uint32_t *lines, int all)
 
 	if (!mark || !mv)
 		die("out of memory");
-	/* an instruction the table does not know may write registers when
-	 * it likes: the array's words would not be sure (nor proven) */
-	for (uint32_t i = 0; i < f->nstmt; i++)
-		if (f->stmt[i].kind == Sins && f->stmt[i].op == Ounknown) {
-			free(mark);
-			free(mv);
-			return 0;
-		}
 	fillcfg(f, m);
 	Ana *A = f->ana;
 	if (findloop(f, lines, all, &g, mark, mv, &b, &ex)) {

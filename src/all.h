@@ -695,6 +695,8 @@ int locorder(Module *, Diag *);    /* check: ptxas's inlined_at rule */
 
 /* ---- wgsplit.c ---- */
 uint32_t wgsplit(Module *, Func *, const uint32_t *lines, int pv);
+int wgaligned(const Stmt *, int op);
+int wgwaitzero(const Stmt *);
 
 /* ---- across.c ---- */
 /* lines: {A, B}, only statements of input lines A..B are touched;

@@ -113,6 +113,7 @@ int vlccmp(const void *a, const void *b);   /* Lc by text */
 int vpending(Seg *g, Str t, uint32_t j);
 int vlaterpending(const Later *l, uint32_t seg);
 int vsegment(Seg *g, uint8_t *mv);
+int vwarpop(const Stmt *s, int op);
 
 /* ---- vremat.c ---- */
 uint32_t *vwritecount(Func *f, uint32_t *last);

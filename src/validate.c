@@ -320,12 +320,13 @@ validate(Module *a, Module *b, Buf *why)
 			return -1;
 		if (ua && ub)
 			fa = ua, fb = ub;
-		/* registers B declares and A does not: the early pass's
-		 * values, proven on their own and taken out (vearly.c) */
 		/* round trips through a local array B declares, and the
-		 * group splits around them (vspill.c) */
+		 * group splits around them (vspill.c); before unearly, which
+		 * takes a fresh declaration for its own */
 		if (!(fb = unspill(b, fa, fb, why)))
 			return -1;
+		/* registers B declares and A does not: the early pass's
+		 * values, proven on their own and taken out (vearly.c) */
 		if (!(fb = unearly(b, fa, fb, why)))
 			return -1;
 		/* tcgen05.ld groups B runs past barriers: moved back where

@@ -101,8 +101,8 @@ claim(Seg *g, Str t, uint32_t i)
 
 /* An unguarded .aligned instruction of opcode op (the whole warp runs
  * it together). */
-static int
-warpop(const Stmt *s, int op)
+int
+vwarpop(const Stmt *s, int op)
 {
 	return s->kind == Sins && s->op == op && !s->guard
 		&& vhas((Stmt *)s, ".aligned");
@@ -115,7 +115,7 @@ waitcount(const Stmt *s)
 {
 	const char *p;
 
-	if (!warpop(s, Owgmma_wait_group) || s->nop != 1
+	if (!vwarpop(s, Owgmma_wait_group) || s->nop != 1
 	|| s->opd[0].kind != Pint || s->opd[0].minus)
 		return -1;
 	for (p = s->opd[0].s; *p >= '0' && *p <= '9'; p++)
@@ -137,7 +137,7 @@ defer(Seg *g, Str t, uint32_t i)
 {
 	Later *l = g->later;
 
-	if (!warpop(&g->eff[i], Owgmma_mma_async))
+	if (!vwarpop(&g->eff[i], Owgmma_mma_async))
 		return 0;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
@@ -174,21 +174,21 @@ claimlater(Seg *g, Str *tb)
 	for (q = p0; q-- > g->b0;)      /* the nearest fence before */
 		if (g->fb->stmt[q].kind == Sins
 		&& g->fb->stmt[q].op == Owgmma_fence) {
-			if (warpop(&g->fb->stmt[q], Owgmma_fence))
+			if (vwarpop(&g->fb->stmt[q], Owgmma_fence))
 				g->wx[q] = 2;
 			break;
 		}
 	for (q = p1 + 1; q < g->b1; q++)        /* the nearest commit after */
 		if (g->fb->stmt[q].kind == Sins
 		&& g->fb->stmt[q].op == Owgmma_commit_group) {
-			if (warpop(&g->fb->stmt[q], Owgmma_commit_group))
+			if (vwarpop(&g->fb->stmt[q], Owgmma_commit_group))
 				g->wx[q] = 2;
 			break;
 		}
 	/* commits after it up to the wait B adds (a later group, which
 	 * that wait may leave in flight: see deferred) */
 	for (q++; q < g->b1 && !g->xb[q]; q++)
-		if (warpop(&g->fb->stmt[q], Owgmma_commit_group))
+		if (vwarpop(&g->fb->stmt[q], Owgmma_commit_group))
 			g->wx[q] = 3;
 }
 
@@ -424,7 +424,7 @@ wgcross(Seg *g, uint32_t x, uint32_t y, uint32_t *w)
 		return 0;
 	if (veffect(o) == Ecoll || veffect(o) == Eread)
 		return 1;
-	return warpop(o, Owgmma_fence) ? 2 : 0;
+	return vwarpop(o, Owgmma_fence) ? 2 : 0;
 }
 
 static int
@@ -446,7 +446,7 @@ fenced(Seg *g, uint32_t i)
 		Stmt *s = &fb->stmt[q];
 		if (s->kind != Sins)
 			continue;
-		if (warpop(s, Owgmma_fence)) {
+		if (vwarpop(s, Owgmma_fence)) {
 			rc = 0;
 			break;
 		}
@@ -545,7 +545,7 @@ static int
 fenceorder(Seg *g, Stmt *eff, Acc *acc, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		if (!warpop(&eff[i], Owgmma_fence))
+		if (!vwarpop(&eff[i], Owgmma_fence))
 			continue;
 		for (uint32_t j = 0; j < n; j++) {
 			Stmt *s = &eff[j];
@@ -613,7 +613,7 @@ laterorder(Seg *g, Stmt *eff, const uint32_t *pos, uint32_t n)
 			Stmt *s = &eff[j];
 			if (s->kind != Sins || s->op == Owgmma_mma_async)
 				continue;
-			if (warpop(s, Owgmma_commit_group)) {
+			if (vwarpop(s, Owgmma_commit_group)) {
 				commit = 1;
 				continue;
 			}
@@ -646,7 +646,7 @@ beside(Seg *g, Stmt *s, const uint8_t *r)
 	/* a plain load reads, as the wgmma does: no order between them;
 	 * nor with another wgmma (wgsplit=pv's, which joins the group) */
 	if (veffect(s) != Enone && veffect(s) != Ecoll && veffect(s) != Eread
-	&& !warpop(s, Owgmma_mma_async))
+	&& !vwarpop(s, Owgmma_mma_async))
 		return vfail(g->why, g->fb, s, "'%s' runs before a deferred "
 			"wgmma but has a memory or ordering effect",
 			vtext(g->fb, s));

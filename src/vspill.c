@@ -291,13 +291,6 @@ prove(Sp *p)
 
 /* ---- the splits ---- */
 
-static int
-wop(const Stmt *s, int op)
-{
-	return s->kind == Sins && s->op == op && !s->guard
-		&& vhas((Stmt *)s, ".aligned");
-}
-
 /* Arithmetic or a plain load, which a split may hold and which may
  * cross a wgmma (its shared-memory reads order against no read) and a
  * wgmma.fence (which orders register accesses): remat after xspill puts
@@ -357,34 +350,34 @@ unsplit(Func *f)
 	int rc = 0;
 
 	for (uint32_t y = f->nstmt; y-- > 0 && !rc;) {
-		if (!wop(&f->stmt[y], Owgmma_mma_async))
+		if (!vwarpop(&f->stmt[y], Owgmma_mma_async))
 			continue;
 		uint32_t f2 = prev(f, tgt, y), w = UINT32_MAX, c = UINT32_MAX, x, f1;
 		/* plain statements may stand between F2 and W (remat's
 		 * copies of W's descriptor math): they stay where they are */
 		while (f2 != UINT32_MAX && plainstmt(&f->stmt[f2]))
 			f2 = prev(f, tgt, f2);
-		if (f2 == UINT32_MAX || !wop(&f->stmt[f2], Owgmma_fence))
+		if (f2 == UINT32_MAX || !vwarpop(&f->stmt[f2], Owgmma_fence))
 			continue;
 		for (x = prev(f, tgt, f2); x != UINT32_MAX; x = prev(f, tgt, x)) {
 			Stmt *s = &f->stmt[x];
-			if (w == UINT32_MAX && wop(s, Owgmma_wait_group)
+			if (w == UINT32_MAX && vwarpop(s, Owgmma_wait_group)
 			&& s->nop == 1 && s->opd[0].kind == Pint
 			&& !strcmp(s->opd[0].s, "0"))
 				w = x;
 			else if (w != UINT32_MAX && c == UINT32_MAX
-			&& wop(s, Owgmma_commit_group))
+			&& vwarpop(s, Owgmma_commit_group))
 				c = x;
 			else if (!plainstmt(s))
 				break;
 		}
 		if (c == UINT32_MAX || x == UINT32_MAX
-		|| !wop(&f->stmt[x], Owgmma_mma_async))
+		|| !vwarpop(&f->stmt[x], Owgmma_mma_async))
 			continue;
 		for (f1 = x; f1 != UINT32_MAX && (plainstmt(&f->stmt[f1])
-		|| wop(&f->stmt[f1], Owgmma_mma_async)); f1 = prev(f, tgt, f1))
+		|| vwarpop(&f->stmt[f1], Owgmma_mma_async)); f1 = prev(f, tgt, f1))
 			;
-		if (f1 == UINT32_MAX || !wop(&f->stmt[f1], Owgmma_fence))
+		if (f1 == UINT32_MAX || !vwarpop(&f->stmt[f1], Owgmma_fence))
 			continue;
 		/* X's plain statements P and S rise above F1 and X's
 		 * wgmmas: none may share a register with a wgmma it passes,

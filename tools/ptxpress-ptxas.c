@@ -10,6 +10,7 @@
  * is ptxas's own: its exit status, its stdout and stderr byte for byte
  * (the temporary path replaced by the one the caller gave), because
  * Triton and others parse the -v log. */
+#define _GNU_SOURCE             /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -536,32 +537,31 @@ findfn(const Pxres *res, const char *name)
 	return 0;
 }
 
-/* The bytes function name of the rewrite at path moves through xspill's
- * local array (its spill traffic that ptxas does not count), or 0. */
-static long
-xbytes(const char *path, const char *name)
+/* The rewrite at path, parsed, when xspill put a local array in it (its
+ * spill traffic that ptxas does not count: xspillbytes), else NULL;
+ * *text holds its bytes until the caller frees both. */
+static Module *
+xspillmod(const char *path, char **text)
 {
 	size_t n;
 	char *s = pxslurp(path, &n);
-	long b = 0;
 
-	size_t i = 0;
-	while (s && i + 8 <= n && memcmp(s + i, "__xspill", 8))
-		i++;
-	if (!s || i + 8 > n) {
-		free(s);
+	*text = s;
+	if (!s || !memmem(s, n, "__xspill", 8))
 		return 0;
-	}
 	Diag d = {0};
 	d.quiet = 1;
-	Module *m = parse(path, s, n, &d);
-	for (uint32_t i = 0; i < m->nitem; i++)
+	return parse(path, s, n, &d);
+}
+
+static long
+xbytes(const Module *m, const char *name)
+{
+	for (uint32_t i = 0; m && i < m->nitem; i++)
 		if (m->item[i].kind == Ifunc && m->item[i].fn->body
 		&& !strcmp(m->item[i].fn->name, name))
-			b = xspillbytes(m->item[i].fn);
-	afree(m->a);
-	free(s);
-	return b;
+			return xspillbytes(m->item[i].fn);
+	return 0;
 }
 
 /* One line per kernel, each line one write() on an O_APPEND file so
@@ -585,6 +585,8 @@ logfile(Run *r, In *in, const char *status)
 	/* the original may not assemble (a NUL-terminated dump); then
 	 * the kernels are the rewrite's, and "before" is unknown (-1) */
 	const Pxres *src = a.nfn || !in->tmp ? &a : &b;
+	char *xtext = 0;
+	Module *xm = in->tmp ? xspillmod(in->tmp, &xtext) : 0;
 	for (int i = 0; i < src->nfn; i++) {
 		const char *name = src->fn[i].name;
 		const Pxfn *f = findfn(&a, name);
@@ -598,7 +600,7 @@ logfile(Run *r, In *in, const char *status)
 			*r->pipeline ? r->pipeline : "default", status);
 		/* spill=A->B is ptxas's; what xspill moves itself is its own
 		 * figure, so that the line does not read as less traffic */
-		long x = in->tmp ? xbytes(in->tmp, name) : 0;
+		long x = xbytes(xm, name);
 		if (x > 0) {
 			l.n--;
 			bprintf(&l, " xspill=%ld\n", x);
@@ -606,6 +608,9 @@ logfile(Run *r, In *in, const char *status)
 		if (write(fd, l.p, l.n) < 0)
 			break;
 	}
+	if (xm)
+		afree(xm->a);
+	free(xtext);
 	close(fd);
 	free(l.p);
 	ptxasfree(&a);
