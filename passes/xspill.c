@@ -589,10 +589,10 @@ xspill(Module *m, Func *f, const uint32_t *lines, int all)
 	return n;
 }
 
-/* Whether some function of m has a loop xspill would rewrite (the
- * search offers it only then). */
+/* Whether some function of m has a loop xspill would rewrite, with
+ * all as xspill=all (the search offers it only then). */
 int
-xspillfinds(Module *m)
+xspillfinds(Module *m, int all)
 {
 	int hit = 0;
 
@@ -607,7 +607,7 @@ xspillfinds(Module *m)
 		if (!mark || !mv)
 			die("out of memory");
 		fillcfg(f, m);
-		hit = findloop(f, 0, 0, &g, mark, mv, &b, &ex);
+		hit = findloop(f, 0, all, &g, mark, mv, &b, &ex);
 		freeana(f);
 		free(mark);
 		free(mv);

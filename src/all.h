@@ -374,8 +374,11 @@ typedef struct Optreq {
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
-	int xspill;                /* a loop xspill rewrites: tried first of
-	                            * the wgmma variants */
+	int xspill;                /* 1 a loop xspill rewrites, 2 one only
+	                            * xspill=all does (asked under --time
+	                            * alone: below the floor the GPU, not
+	                            * ptxas's figures, can tell a win); its
+	                            * variant comes first of the wgmma ones */
 	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
 	int early;                 /* a sum early can compute sooner */
 	int ldcvt;                 /* packing converts and global loads:
@@ -682,7 +685,7 @@ uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- xspill.c ---- */
 uint32_t xspill(Module *, Func *, const uint32_t *lines, int all);
-int xspillfinds(Module *);
+int xspillfinds(Module *, int all);
 long xspillbytes(const Func *);
 
 /* ---- wgwait.c ---- */

@@ -53,6 +53,13 @@ if [ -f "$tri" ]; then
 		| grep -c "attn_fwd: wgsplit=pv")
 	[ "$two" = 2 ] || { echo "FAIL serial: the first two candidates"
 		sed 's/^/  | /' "$tmp/serial.log"; fail=1; }
+	# O there is 128 registers, below xspill's floor: xspill=all is
+	# offered under --time alone, and timed whatever its figures.
+	want serial "--time: attn_fwd: xspill=all: "
+	"$px" opt "$tri" --variants --tries 12 -j 2 -o "$tmp/plain.ptx" \
+		>"$tmp/plain.log" 2>&1
+	grep -q "xspill" "$tmp/plain.log" && { echo "FAIL plain: xspill=all"
+		sed 's/^/  | /' "$tmp/plain.log"; fail=1; }
 fi
 [ $fail -eq 0 ] && echo "opttime: cases passed"
 exit $fail
