@@ -23,7 +23,11 @@
  * it runs again as a mov of its source, since a shfl itself must not
  * run where lanes may have diverged.  (FA4's backward kernel keeps the
  * 2-CTA leader's rank, computed so from %cluster_ctarank at the start,
- * alive into every warp role; ptxas spills it.) */
+ * alive into every warp role; ptxas spills it.)  Only remat=roles does
+ * this: in plain remat the movs cost FA4's forward kernel its spill-free
+ * order (remat,sched=td 0 -> 268 bytes of spill stores, bisected to the
+ * commit that added broadcasts, twenty-eighth session; what ptxas
+ * allocates differently was not traced). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -341,7 +345,7 @@ chain(Func *f, Rm *r, uint32_t i)
 	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0
 	|| r->tm[s->opd[0].reg])
 		return 0;
-	if (broadcast(r, s)) {
+	if (r->split && broadcast(r, s)) {     /* remat=roles alone */
 		r->def[s->opd[0].reg] = (int32_t)i;
 		r->uni[s->opd[0].reg] = 1;
 		r->bcast[i] = 1;
