@@ -23,11 +23,13 @@
  * it runs again as a mov of its source, since a shfl itself must not
  * run where lanes may have diverged.  (FA4's backward kernel keeps the
  * 2-CTA leader's rank, computed so from %cluster_ctarank at the start,
- * alive into every warp role; ptxas spills it.)  Only remat=roles does
- * this: in plain remat the movs cost FA4's forward kernel its spill-free
- * order (remat,sched=td 0 -> 268 bytes of spill stores, bisected to the
- * commit that added broadcasts, twenty-eighth session; what ptxas
- * allocates differently was not traced). */
+ * alive into every warp role; ptxas spills it.)  Only remat=roles and
+ * remat=bcast (plain remat with broadcasts) do this: in plain remat the
+ * movs cost FA4's forward kernel its spill-free order (remat,sched=td
+ * 0 -> 268 bytes of spill stores, bisected to the commit that added
+ * broadcasts, twenty-eighth session; what ptxas allocates differently
+ * was not traced), while DSL 4.8.1's varlen backward kernels spill 32
+ * bytes with them and 48-52 without: the search tries both. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -108,6 +110,8 @@ typedef struct Rm {
 	Arena *a;
 	uint32_t split;          /* remat=roles: the first setmaxnreg, or 0
 	                          * for plain remat */
+	int bcok;                /* remat=roles, remat=bcast: broadcasts
+	                          * run again as movs */
 	int loop;                /* remat=loop: chains may read registers
 	                          * that change, where they hold still */
 	uint8_t *var;            /* per register: a loop value a chain reads */
@@ -345,7 +349,7 @@ chain(Func *f, Rm *r, uint32_t i)
 	|| r->ndefs[s->opd[0].reg] != 1 || r->def[s->opd[0].reg] >= 0
 	|| r->tm[s->opd[0].reg])
 		return 0;
-	if (r->split && broadcast(r, s)) {     /* remat=roles alone */
+	if (r->bcok && broadcast(r, s)) {
 		r->def[s->opd[0].reg] = (int32_t)i;
 		r->uni[s->opd[0].reg] = 1;
 		r->bcast[i] = 1;
@@ -401,6 +405,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	r.seen = calloc(n, sizeof *r.seen);
 	r.uni = calloc(n, 1);
 	r.a = m->a;
+	r.bcok = roles || mode == Rbcast;
 	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)
 		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
 			r.split = i;

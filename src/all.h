@@ -374,6 +374,8 @@ typedef struct Optreq {
 	int nobudget, budgets;     /* search budgets: not asked, and found
 	                            * setmaxnreg to work on */
 	int wgmma;                 /* wgmma groups: the search tries wgwait */
+	int bcast;                 /* shfl.sync.idx: with setmaxnreg, the
+	                            * search tries remat=bcast */
 	int xspill;                /* 1 a loop xspill rewrites, 2 one only
 	                            * xspill=all does (asked under --time
 	                            * alone: below the floor the GPU, not
@@ -680,7 +682,7 @@ uint32_t dompreds(const Dom *, uint32_t blk, const uint32_t **pred);
 uint32_t domsuccs(const Dom *, uint32_t blk, const uint32_t **succ);
 
 /* ---- remat.c ---- */
-enum { Rplain, Rroles, Rloop };   /* remat's modes */
+enum { Rplain, Rroles, Rloop, Rbcast };   /* remat's modes */
 uint32_t remat(Module *, Func *, int mode, const uint32_t *lines);
 
 /* ---- xspill.c ---- */

@@ -97,6 +97,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			p->remat = 1 + Rroles;
 		else if (!strcmp(a, "remat=loop"))
 			p->remat = 1 + Rloop;
+		else if (!strcmp(a, "remat=bcast"))
+			p->remat = 1 + Rbcast;
 		else if (!strcmp(a, "wgwait"))
 			p->wgwait = 1;
 		else if (!strcmp(a, "wgsplit"))
@@ -141,7 +143,8 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 			fprintf(stderr, "%s: unknown pass '%s' (passes: "
 				"sched=bu, sched=td, sched=bu-rand, "
 				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, remat=loop, wgwait, "
+				"remat, remat=roles, remat=loop, "
+				"remat=bcast, wgwait, "
 				"wgsplit, wgsplit=pv, xspill, xspill=all, "
 				"tsink, tsink=far, "
 				"hoist, early, pin, pin=cvt, pin=ld, pin=loop, "
@@ -590,6 +593,10 @@ helpopt(FILE *f)
 "                                    setmaxnreg), the same in every\n"
 "                                    thread; a warp-uniform shfl.sync.idx\n"
 "                                    runs again as a mov of its source\n"
+"                     remat=bcast    remat, and such a shfl as a mov in\n"
+"                                    every region too (plain remat leaves\n"
+"                                    it: ptxas answers each way better on\n"
+"                                    some FA4 kernels)\n"
 "                     wgwait         wait for a block's wgmma groups\n"
 "                                    before the block ends, so no group\n"
 "                                    is in flight across a branch (Triton\n"
@@ -837,7 +844,8 @@ variants(Optreq *o, Pipe *v, int max)
 		/* warp-specialized kernels (setmaxnreg): the role-aware
 		 * variants come early, so a short search reaches them (FA4's
 		 * kernels close with budget or remat=roles) */
-		static const char *const early[] = {"budget", "remat=roles"};
+		static const char *const early[] = {"budget", "remat=roles",
+			"remat=bcast,sched=bu"};       /* the last: shfls */
 		/* kernels with wgmma groups: the same early, with wgwait,
 		 * and with the group of two m64 tiles split (wgsplit).  The
 		 * split first: of two orders ptxas takes alike (ties go to
@@ -888,7 +896,7 @@ variants(Optreq *o, Pipe *v, int max)
 		for (size_t i = 0; i < countof(base) && n < max; i++) {
 			pipeparse(base[i], o->seed, &v[n++]);
 			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
-				&& n < max; j++)
+				- !o->bcast && n < max; j++)
 				pipeparse(early[j], o->seed, &v[n++]);
 			if (i == 2 && o->ldcvt && !o->tmem && n < max)
 				pipeparse(ld[0], o->seed, &v[n++]);
@@ -1807,6 +1815,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	}
 	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
+	o->bcast = mentions(src, n, "shfl.sync.idx");
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
 	o->ldcvt = o->search && ldfinds(orig);
