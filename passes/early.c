@@ -833,13 +833,13 @@ run(Module *m, Func *f, const uint32_t *lines, int write)
 		type = xmalloc(x.nc * sizeof *type);
 		fillcfg(f, m);
 		for (uint32_t t = 0; t < x.nc; t++) {
-			if (x.c[t].done)
+			type[t] = f->reg[f->stmt[x.c[t].at[0]].opd[0].reg].type;
+			if (x.c[t].done || !type[t])  /* no type to declare */
 				continue;
 			uint32_t g = plantemplate(&x, f->ana, t, &p);
 			if (!g)
 				continue;
 			snprintf(pre[t], sizeof *pre, "%%pxe%u_", nt);
-			type[t] = f->reg[f->stmt[x.c[t].at[0]].opd[0].reg].type;
 			plan(&p, declat(f), 3, t, 0);
 			got += g;
 			nt++;

@@ -599,6 +599,7 @@ typedef struct Regmemo Regmemo;
 void resolve(Module *, Func *, Regmemo **);
 void regmemofree(Regmemo *);
 void rebind(Module *, Func *);
+Str regdecltype(Decl *);
 Str regname(Func *, int32_t, char *, size_t);
 
 /* ---- emit.c ---- */

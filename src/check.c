@@ -218,6 +218,24 @@ redeclared(Func *f, Diag *d)
 	free(v);
 }
 
+/* A register type the reader does not know: ptxas says syntax error,
+ * but new PTX brings new types, so a warning, as for an unknown
+ * modifier (the opt fuzzer's fo76: early declared copies of such a
+ * register with no type at all). */
+static void
+regtypes(Func *f, Diag *d)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		Decl *x = s->kind == Sdecl ? s->decl : 0;
+		if (x && x->nattr > 1 && !strcmp(x->attr[0], ".reg")
+		&& !regdecltype(x))
+			diag(d, "warning", s->pos, s->text.off, s->text.len,
+				"unknown register type '%s': its registers "
+				"count as 32 bits", x->attr[x->nattr - 1]);
+	}
+}
+
 /* How many registers the vector operand of s must hold, or 0 when
  * this does not know: ld/st .v2/.v4/.v8, and tcgen05.ld/st, whose
  * .xN repeats a shape of 1 (32x32b, 16x32bx2), 2 (16x64b) or 4
@@ -389,6 +407,7 @@ check(Module *m, Diag *d)
 			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
 				inl = 1;
 		redeclared(f, d);
+		regtypes(f, d);
 		labels(f, d, &l);
 		branches(f, d, &l, scoped);
 		free(l.v);

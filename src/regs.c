@@ -142,6 +142,19 @@ units(Decl *d, uint8_t *pred, Str *type)
 	return *pred ? 0 : (uint8_t)(w * v);
 }
 
+/* The type a register declaration names (.b32, .f16x2, .pred, ...),
+ * or 0 when it names none this reader knows: its registers then count
+ * as 32 bits, check warns, and no pass declares copies of them. */
+Str
+regdecltype(Decl *d)
+{
+	uint8_t pred;
+	Str t;
+
+	units(d, &pred, &t);
+	return t;
+}
+
 /* One register of declaration d; t is what units() found for it. */
 static int32_t
 newreg(Names *S, int named, Str prefix, uint32_t idx, const Reg *t)
