@@ -500,9 +500,13 @@ follows(const Seen *sn, const Regs *x)
 	return stamped(sn->mw, sn->mr, sn->stamp, x);
 }
 
-/* The registers a wait among [lo, hi) completes, as tmemnames() bits:
- * wgmma.wait_group a wgmma's, tcgen05.wait::ld/st a tcgen05.ld's/st's;
- * an unknown instruction might be any wait. */
+/* The registers nothing may rise past [lo, hi) with, as tmemnames()
+ * bits: what a wait there completes (wgmma.wait_group a wgmma's,
+ * tcgen05.wait::ld/st a tcgen05.ld's/st's; an unknown instruction
+ * might be any wait), and a wgmma's after a wgmma.fence, whose side an
+ * access to them keeps, as the validator and the schedulers hold it
+ * (opt fuzzer fo77: hoist raised a convert writing an A fragment above
+ * the fence of an earlier wgmma; the rewrite was refused). */
 static int
 completed(Func *f, uint32_t lo, uint32_t hi)
 {
@@ -512,7 +516,7 @@ completed(Func *f, uint32_t lo, uint32_t hi)
 		Stmt *s = &f->stmt[j];
 		if (s->kind != Sins)
 			continue;
-		bits |= s->op == Owgmma_wait_group ? 4
+		bits |= s->op == Owgmma_wait_group || s->op == Owgmma_fence ? 4
 			: s->op == Otcgen05_wait_ld ? 1
 			: s->op == Otcgen05_wait_st ? 2
 			: s->op == Ounknown ? 7 : 0;
