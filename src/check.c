@@ -223,17 +223,14 @@ redeclared(Func *f, Diag *d)
  * modifier (the opt fuzzer's fo76: early declared copies of such a
  * register with no type at all). */
 static void
-regtypes(Func *f, Diag *d)
+regtype(Diag *d, Stmt *s)
 {
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		Decl *x = s->kind == Sdecl ? s->decl : 0;
-		if (x && x->nattr > 1 && !strcmp(x->attr[0], ".reg")
-		&& !regdecltype(x))
-			diag(d, "warning", s->pos, s->text.off, s->text.len,
-				"unknown register type '%s': its registers "
-				"count as 32 bits", x->attr[x->nattr - 1]);
-	}
+	Decl *x = s->decl;
+
+	if (x->nattr > 1 && !strcmp(x->attr[0], ".reg") && !regdecltype(x))
+		diag(d, "warning", s->pos, s->text.off, s->text.len,
+			"unknown register type '%s': its registers count as "
+			"32 bits", x->attr[x->nattr - 1]);
 }
 
 /* How many registers the vector operand of s must hold, or 0 when
@@ -406,8 +403,9 @@ check(Module *m, Diag *d)
 				scoped = 1;
 			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
 				inl = 1;
+			else if (f->stmt[k].kind == Sdecl)
+				regtype(d, &f->stmt[k]);
 		redeclared(f, d);
-		regtypes(f, d);
 		labels(f, d, &l);
 		branches(f, d, &l, scoped);
 		free(l.v);

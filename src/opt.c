@@ -1357,8 +1357,8 @@ snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
  * it is at least 1 % faster, else the input does. */
 enum { Maxtimed = 4 };
 
-/* The variant that keeps this kernel's accumulators in xspill=all's
- * array, or 0.  It is offered under --time alone and always timed:
+/* The variant, assembled, that keeps this kernel's accumulators in
+ * xspill=all's array, or 0.  It is offered under --time alone and always timed:
  * ptxas's figures rank it last (the array counts as spill), and on
  * the H200 (twenty-seventh session) it ran 24-54 % slower on three
  * serialized kernels below the floor and 7 % faster on the fourth,
@@ -1368,8 +1368,10 @@ allxspill(Var *var, int nv, Str kname)
 {
 	for (int j = 1; j < nv; j++)
 		for (int k = 0; k < var[j].pipe.n; k++)
-			if (var[j].pipe.p[k].xspill == 2)
-				return figure(&var[j], kname).xb > 0 ? j : 0;
+			if (var[j].pipe.p[k].xspill == 2) {
+				Fig g = figure(&var[j], kname);
+				return g.ok && g.xb > 0 ? j : 0;
+			}
 	return 0;
 }
 
@@ -1416,7 +1418,7 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 		taken[b] = 1;
 		cand[nc++] = b;
 	}
-	if (xa && figure(&var[xa], x->name).ok)
+	if (xa)
 		cand[nc++] = xa;
 	free(taken);
 	double bestr = 1;
@@ -1835,7 +1837,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	}
 	o->budgets = !o->nobudget && mentions(src, n, "setmaxnreg");
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
-	o->bcast = mentions(src, n, "shfl.sync.idx");
+	o->bcast = o->budgets && mentions(src, n, "shfl.sync.idx");
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
 	o->ldcvt = o->search && ldfinds(orig);
