@@ -1,0 +1,631 @@
+/* search.c: the search that lets ptxas judge.  The variants of a
+ * search (pipelines most likely first, then seeded perturbations), one
+ * parse for all of them, ptxas on each in parallel, a refining round
+ * around each kernel's pick, and --time's candidates run on the GPU. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "all.h"
+#include "verify.h"
+#include "opt.h"
+
+/* ---- text out ---- */
+
+/* Emits m, fixed up for ptxas (NULs stripped, .version clamped). */
+static char *
+forptxas(Module *m, int maj, int min, size_t *n)
+{
+	Buf b = {0};
+	int changed;
+
+	emitlossless(&b, m);
+	char *t = ptxfixup(b.p ? b.p : "", b.n, maj, min, n, &changed);
+	free(b.p);
+	return t;
+}
+
+static int
+writetmp(const char *path, const char *t, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return -1;
+	fwrite(t, 1, n, f);
+	return fclose(f);
+}
+
+/* Whether one of the first n variants is pipeline t. */
+static int
+listed(const Pipe *v, int n, const char *t)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].text, t))
+			return 1;
+	return 0;
+}
+
+/* The variants a search tries, in order; the first is the input. */
+static int
+variants(Optreq *o, Pipe *v, int max)
+{
+	/* most likely first: a short search must reach them (the winners
+	 * over the corpus, bench/RESULTS.md: remat with a scheduler most
+	 * often, then none) */
+	static const char *const base[] = {
+		"none", "remat,sched=bu", "remat,sched=td",
+		"remat=loop,sched=bu", "remat=loop", "sched=bu", "sched=td",
+		"remat", "sink",
+		"sched=bu,sink", "sched=td,sink", "remat=loop,sched=td",
+		"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
+		"softmax=4,sink",
+	};
+	int n = 0;
+
+	if (o->pipe) {
+		pipeparse("none", o->seed, &v[n++]);
+		if (pipeparse(o->pipe, o->seed, &v[n]))
+			return -1;
+		n++;
+	} else {
+		/* warp-specialized kernels (setmaxnreg): the role-aware
+		 * variants come early, so a short search reaches them (FA4's
+		 * kernels close with budget or remat=roles) */
+		static const char *const early[] = {"budget", "remat=roles",
+			"remat=bcast,sched=bu"};       /* the last: shfls */
+		/* kernels with wgmma groups: the same early, with wgwait,
+		 * and with the group of two m64 tiles split (wgsplit).  The
+		 * split first: of two orders ptxas takes alike (ties go to
+		 * the earlier variant), the H200 ran the split one 11-15 %
+		 * faster on Triton's causal d128_n64 kernels, 1-3 % slower
+		 * on the full ones (bench/RESULTS.md, ninth session) */
+		static const char *const wg[] = {
+			"wgsplit,wgwait,remat,sched=td", "wgwait,remat,sched=td",
+			"wgwait,remat,sched=bu",
+			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
+		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
+		 * packed before the wait loop (Triton's Blackwell softmax);
+		 * and the plain top-down scheduler, which the drop-in's 8
+		 * tries had not reached: over the 36 sm_100a kernels of the
+		 * corpus and both Triton releases' held-out sets, 960 -> 702
+		 * bytes at 8 tries, none worse, in the place of softmax=8,
+		 * which never won there (twenty-eighth session,
+		 * bench/RESULTS.md); that one comes after the plain list */
+		static const char *const tm[] = {
+			"remat,sched=bu,softmax=4,tsink,hoist",
+			"remat=loop,sched=bu,tsink,hoist", "sched=td"};
+		/* and with the packed P pinned before the wait loop, after
+		 * the early variants (a short search reaches those first);
+		 * the second with loop values recomputed too: on Triton
+		 * 3.6's misaligned causal d128_n128 kernel 320 bytes where
+		 * softmax=8 in its place had left 712, and the softmax=8 one
+		 * had never won by more than 4 bytes (twenty-third session,
+		 * bench/RESULTS.md) */
+		static const char *const tmpin[] = {
+			"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
+			"remat=loop,sched=bu,softmax=2,tsink,hoist,pin=cvt"};
+		/* a sum Triton takes an iteration late (early): first with
+		 * the peeled iteration's sum pinned where it is computed and
+		 * O's load after P's store (the drop-in's 8 tries reach one
+		 * of these only: that one took Triton 3.9's Blackwell
+		 * kernels to 0), then with the tcgen05 pair and the plain
+		 * schedulers */
+		static const char *const ea[] = {
+			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
+			"early,remat=loop,sched=bu,tsink,hoist",
+			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
+			"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
+		/* P's converts read before a run of global loads (V's,
+		 * element by element; sm_80 and sm_120a tiles, misaligned
+		 * sm_90a ones): the first early, before the wgmma variants
+		 * (behind them the drop-in's 8 tries never reached it: 680
+		 * bytes for 120 on a misaligned sm_90a kernel, sixteenth
+		 * session), but for tensor-memory kernels, whose own
+		 * variants come first (there remat=loop alone does as
+		 * well); the rest after the plain ones */
+		static const char *const ld[] = {
+			"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
+		for (size_t i = 0; i < countof(base) && n < max; i++) {
+			if (listed(v, n, base[i]))
+				continue;       /* tm's sched=td */
+			pipeparse(base[i], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
+				- !o->bcast && n < max; j++)
+				pipeparse(early[j], o->seed, &v[n++]);
+			if (i == 2 && o->ldcvt && !o->tmem && n < max)
+				pipeparse(ld[0], o->seed, &v[n++]);
+			if (i == 2 && o->xspill && n < max)
+				pipeparse(o->xspill == 2 ? "xspill=all"
+					: "xspill", o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
+				&& n < max; j++)
+				pipeparse(wg[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->tmem && j < countof(tm)
+				&& n < max; j++)
+				pipeparse(tm[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->early && j < countof(ea)
+				&& n < max; j++)
+				pipeparse(ea[j], o->seed, &v[n++]);
+			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
+				&& n < max; j++)
+				pipeparse(tmpin[j], o->seed, &v[n++]);
+		}
+		for (size_t j = o->tmem ? 0 : 1; o->ldcvt && j < countof(ld)
+			&& n < max; j++)
+			pipeparse(ld[j], o->seed, &v[n++]);
+		if (o->tmem && n < max)
+			pipeparse("remat,sched=bu,softmax=8,tsink,hoist", o->seed,
+				&v[n++]);
+		static const char *const bud[] = {
+			"budget,sched=td", "budget,softmax=4", "budget=16",
+			"budget:1",
+		};
+		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
+			pipeparse(bud[i], o->seed, &v[n++]);
+	}
+	/* then seeded perturbations: noisy schedulers of several
+	 * strengths, and a strategy drawn per region */
+	static const char *const rnd[] = {
+		"sched=td-rand", "sched=bu-rand", "mix", "sched=td-rand,sink",
+	};
+	static const double noise[] = {1, 2, 4, 0.5, 8};
+	for (uint64_t k = 0; n < max; k++) {
+		if (pipeparse(rnd[k % countof(rnd)], o->seed * 1000003u + k,
+			&v[n]))
+			return -1;
+		for (int i = 0; i < v[n].n; i++)
+			if (v[n].p[i].s.noise > 0)
+				v[n].p[i].s.noise = noise[(k / 4) % 5];
+		snprintf(v[n].text + strlen(v[n].text),
+			sizeof v[n].text - strlen(v[n].text), "@%llu",
+			(unsigned long long)(o->seed * 1000003u + k));
+		n++;
+	}
+	return n;
+}
+
+/* ---- one parse for the whole search ----
+ * The schedulers, remat and wgwait only permute a function's statement
+ * array or build a new one: a copy of each array taken after parsing
+ * gives the next variant the module as parsed.  moves and budget change
+ * operands in place, and early and pin bind the registers again, so
+ * their variants parse afresh.  PTXPRESS_SNAPCHECK
+ * (tests/optcorpus.sh sets it) parses afresh too and compares. */
+typedef struct Snap { Stmt *stmt; uint32_t nstmt; uint8_t dirty; } Snap;
+
+static Snap *
+snapshot(Module *m)
+{
+	Snap *sn = calloc(m->nitem + 1, sizeof *sn);
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		sn[i].stmt = xmalloc((f->nstmt + 1) * sizeof *f->stmt);
+		memcpy(sn[i].stmt, f->stmt, f->nstmt * sizeof *f->stmt);
+		sn[i].nstmt = f->nstmt;
+		sn[i].dirty = f->dirty;
+	}
+	return sn;
+}
+
+static void
+restore(Module *m, const Snap *sn)
+{
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		f->stmt = alloc(m->a, (sn[i].nstmt + 1) * sizeof *f->stmt);
+		memcpy(f->stmt, sn[i].stmt, sn[i].nstmt * sizeof *f->stmt);
+		f->nstmt = sn[i].nstmt;
+		f->dirty = sn[i].dirty;
+	}
+}
+
+static void
+unsnap(Module *m, Snap *sn)
+{
+	for (uint32_t i = 0; i < m->nitem; i++)
+		free(sn[i].stmt);
+	free(sn);
+}
+
+/* Does a pipeline change statements in place (needs its own parse)? */
+static int
+inplace(const Pipe *p)
+{
+	for (int k = 0; k < p->n; k++)
+		if (p->p[k].moves || p->p[k].budget || p->p[k].across == 3
+		|| p->p[k].across >= 5)
+			return 1;
+	return 0;
+}
+
+static void
+snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
+	size_t tn, int maj, int min)
+{
+	Diag d = {0};
+	size_t fn;
+	Module *m = parse(o->in, src, n, &d);
+
+	runpipe(m, p, &o->sc, 0);
+	char *f = forptxas(m, maj, min, &fn);
+	if (fn != tn || memcmp(f, t, tn))
+		die("search: variant %s differs from a fresh parse's",
+			p->text);
+	free(f);
+	afree(m->a);
+}
+
+/* Writes variants v[i0..i1) of src for ptxas into dir and runs ptxas
+ * on them (var[i].res).  One parse serves every variant whose passes
+ * only reorder and insert statements: each starts from the same
+ * statement arrays. */
+static void
+runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
+	Var *var, const char *dir, const char *ptxas, int maj, int min)
+{
+	Diag d0 = {0};
+	Module *base = parse(o->in, src, n, &d0);
+	Snap *snap = snapshot(base);
+	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
+
+	for (int i = i0; i < i1; i++) {
+		size_t tn;
+		Module *m = base;
+		if (inplace(&v[i])) {
+			Diag d = {0};
+			m = parse(o->in, src, n, &d);
+		} else
+			restore(base, snap);
+		runpipe(m, (Pipe *)&v[i], &o->sc, 0);
+		var[i].nxb = 0;
+		for (uint32_t q = 0; q < m->nitem && var[i].nxb < 4; q++) {
+			Func *f = m->item[q].kind == Ifunc ? m->item[q].fn : 0;
+			long b = f && f->body ? xspillbytes(f) : 0;
+			if (b > 0)
+				var[i].xb[var[i].nxb].fn = f->name,
+				var[i].xb[var[i].nxb++].bytes = b;
+		}
+		char *t = forptxas(m, maj, min, &tn);
+		if (check && m == base)
+			snapcheck(o, src, n, (Pipe *)&v[i], t, tn, maj, min);
+		var[i].pipe = v[i];
+		snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
+		writetmp(var[i].path, t, tn);
+		free(t);
+		if (m != base)
+			afree(m->a);
+	}
+	unsnap(base, snap);
+	afree(base->a);
+	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
+		o->nvdisasm, 0, PTHREAD_MUTEX_INITIALIZER};
+	runall(&pool, o->jobs);
+}
+
+/* --sass-guard: nvdisasm, in parallel, on the cubins of the variants
+ * of var[i0..i1) that the ranking asks loopier() of, and on the
+ * input's.  Those are the ones worth taking over the input for some
+ * kernel, and, for a kernel some variant of which ptxas serializes,
+ * the unserialized ones (the alternative rankall names); --variants
+ * shows them all.  A variant the guard has nothing to refuse is not
+ * disassembled: on a kernel that does not spill, none is, where
+ * disassembling every one added a quarter to ptxas's time (fourteenth
+ * session). */
+static void
+sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
+{
+	int want = 0;
+
+	for (uint32_t i = 0; i < orig->nitem; i++) {
+		Func *f = orig->item[i].fn;
+		int serial = 0;
+		if (orig->item[i].kind != Ifunc || !f->body
+		|| (o->sc.kernel && strcmp(f->name, o->sc.kernel)))
+			continue;
+		Fig b = figure(&var[0], f->name);
+		for (int j = 0; j < i1; j++)
+			serial |= figure(&var[j], f->name).serial;
+		for (int j = i0 > 1 ? i0 : 1; j < i1; j++) {
+			Fig g = figure(&var[j], f->name);
+			if (!var[j].sass && (o->variants || worth(o, g, b)
+			|| (serial && g.ok && !g.serial)))
+				var[j].sass = want = 1;
+		}
+	}
+	if (!want)
+		return;
+	if (!var[0].sass)
+		var[0].sass = 1;
+	Pool pool = {var, i1, 0, 0, o->arch, o->args, o->nvdisasm, 1,
+		PTHREAD_MUTEX_INITIALIZER};
+	runall(&pool, o->jobs);
+}
+
+/* The refining round: ptxas's answer is two-state and far from smooth
+ * (issue 4's first measurement), so next to the best variant of a
+ * kernel that still spills lie better ones that no fixed heuristic
+ * names.  For each such pick, perturbations of it: its pipeline with a
+ * seeded strategy per region after it (mix), and with its schedulers
+ * made noisy (sched=X -> sched=X-rand).  On the corpus's sm_120a Triton
+ * kernel, remat=loop,sched=td gave 1244 bytes of spill and its
+ * perturbations down to 1148 (bench/RESULTS.md).  Writes per distinct
+ * pick `per` pipelines into v, Maxvar in all at most; returns how
+ * many.  Then, past those, each pick without the softmax pass with it
+ * after (F = 4 and 2): on Triton 3.6's sm_90a FMHA, remat=loop gave
+ * 384 bytes and remat=loop,softmax=4 304 (bench/heldout.sh); and where
+ * the file has tcgen05.ld, each pick with tsink=far after it (Triton
+ * 3.6's sm_100a d128_n128: 652 bytes, then 112), and, with
+ * --sass-guard, each pick with remat in it with pin=loop and with
+ * pin=loopall after it (the corpus's sm_120a d128_n64:
+ * remat=loop,pin=ld 220 bytes, then 88 and 48). */
+static int
+refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
+	int per)
+{
+	const Pipe *from[64];
+	int nf = 0, n = 0, max;
+
+	for (int i = 0; i < nk && nf < 64; i++) {
+		int dup = 0;
+		if (!k[i].best || (k[i].after.spill == 0 && k[i].after.stack == 0))
+			continue;
+		for (int j = 0; j < nf; j++)
+			dup |= from[j] == &all[k[i].best];
+		if (!dup)
+			from[nf++] = &all[k[i].best];
+	}
+	max = per * nf > Maxvar ? Maxvar : per * nf;
+	for (int r = 0; nf && n < max && r < 4 * max; r++) {
+		const Pipe *p = from[r % nf];
+		char text[384], base[256];
+		uint64_t seed = o->seed * 1000003u + 500000u + (uint64_t)r;
+		/* the seed's suffix (@N) of a perturbed pick is no pass */
+		snprintf(base, sizeof base, "%s", p->text);
+		base[strcspn(base, "@")] = 0;
+		if ((r / nf) % 2 == 0)
+			snprintf(text, sizeof text, "%s,mix", base);
+		else {
+			char *b = strstr(base, "sched=bu"), *t = strstr(base,
+				"sched=td"), *at = b ? b : t;
+			if (!at || !strncmp(at + 8, "-rand", 5))
+				snprintf(text, sizeof text, "%s,mix", base);
+			else
+				snprintf(text, sizeof text, "%.*s-rand%s",
+					(int)(at - base + 8), base, at + 8);
+		}
+		if (strlen(text) + 24 > sizeof v[n].text
+		|| pipeparse(text, seed, &v[n]))
+			continue;
+		snprintf(v[n].text + strlen(v[n].text),
+			sizeof v[n].text - strlen(v[n].text), "@%llu",
+			(unsigned long long)seed);
+		n++;
+	}
+	for (int i = 0; i < 5 * nf && n < Maxvar; i++) {
+		const Pipe *p = from[i / 5];
+		const char *at = strchr(p->text, '@');
+		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
+		char text[384];
+		Pipe sm;
+		/* the pick exactly (a seeded one's noise is set apart from
+		 * its text), then the softmax pass; with tensor memory, the
+		 * pick then tsink=far (O's load after P's store); with
+		 * --sass-guard, a pick that rematerializes, then pin=loop
+		 * and pin=loopall: they trade spills for work in the loop (the
+		 * address math on %tid), which only the guard sees, and it
+		 * takes them only where their loops hold no more work than
+		 * the pick's (rankall).  On the H200, pin=loopall's
+		 * spill-free picks of four held-out sm_90a kernels ran at
+		 * 0.63-1.03 of the input's time, the picks without it (40-68
+		 * bytes of spill) at 0.49-0.71, pin=loop's (spill-free too)
+		 * at 0.48-0.70 (bench/RESULTS.md, fifteenth session).
+		 * Those two come with --refine 0 too (the drop-in's
+		 * default), the others only with a refining round: the
+		 * guard judges what it is given, and without them the
+		 * drop-in tried neither (sixteenth session) */
+		static const char *const adds[] = {"softmax=4", "softmax=2",
+			"tsink=far", "pin=loop", "pin=loopall"};
+		const char *add = adds[i % 5];
+		if (i % 5 >= 3 ? !o->nvdisasm || !strstr(p->text, "remat")
+			|| strstr(p->text, "pin=loop")
+		: !per ? 1
+		: i % 5 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
+		: strstr(p->text, "softmax") != 0)
+			continue;
+		if (p->n == Maxpass || pipeparse(add, o->seed, &sm))
+			continue;
+		snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, sm.text,
+			at ? at : "");
+		if (strlen(text) >= sizeof v[n].text)
+			continue;
+		v[n] = *p;
+		v[n].p[v[n].n++] = sm.p[0];
+		v[n].parent = i % 5 >= 3 ? (int)(p - all) : 0;
+		memcpy(v[n].text, text, strlen(text) + 1);
+		n++;
+	}
+	return n;
+}
+
+/* --time: the kernel the launch names, its candidates (the variants
+ * that spill less than the input, best first by ptxas's figures, at
+ * most Maxtimed of them; where ptxas serializes the input's wgmmas,
+ * first the best two variants whose wgmmas it does not, whatever they
+ * spill: on the H200 that is what made Triton's d128_n128 faster; and
+ * the xspill=all variant, see below), each assembled, proven and run
+ * against the input on the GPU; the fastest bit-identical one stays if
+ * it is at least 1 % faster, else the input does. */
+enum { Maxtimed = 4 };
+
+/* The variant, assembled, that keeps this kernel's accumulators in
+ * xspill=all's array, or 0.  It is offered under --time alone and always timed:
+ * ptxas's figures rank it last (the array counts as spill), and on
+ * the H200 (twenty-seventh session) it ran 24-54 % slower on three
+ * serialized kernels below the floor and 7 % faster on the fourth,
+ * where the drop-in's pick ran 4.5 % slower than the input. */
+static int
+allxspill(Var *var, int nv, Str kname)
+{
+	for (int j = 1; j < nv; j++)
+		for (int k = 0; k < var[j].pipe.n; k++)
+			if (var[j].pipe.p[k].xspill == 2) {
+				Fig g = figure(&var[j], kname);
+				return g.ok && g.xb > 0 ? j : 0;
+			}
+	return 0;
+}
+
+static void
+timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
+	Var *var, int nv)
+{
+	char *kname = launchkernel(o->timel), why[512];
+	Kern *x = 0;
+	int cand[Maxtimed + 1], nc = 0;
+
+	for (int i = 0; i < nk && kname; i++)
+		if (!strcmp(k[i].name, kname))
+			x = &k[i];
+	if (!x) {
+		if (o->log)
+			fprintf(o->log, "%s: --time: no kernel '%s' here\n",
+				progname, kname ? kname : "?");
+		free(kname);
+		return;
+	}
+	/* candidates: less spill than the input, best first */
+	uint8_t *taken = calloc((size_t)nv, 1);
+	int unasked = x->before.serial ? 2 : 0;
+	int xa = allxspill(var, nv, x->name);
+	if (xa)
+		taken[xa] = 1;  /* timed last, whatever its rank */
+	while (nc < Maxtimed) {
+		int b = -1, un = unasked;
+		Fig bf = {0};
+		for (int j = 1; j < nv; j++) {
+			Fig g = figure(&var[j], x->name);
+			if (!taken[j] && g.ok && (un ? !g.serial
+			: g.spill < x->before.spill)
+			&& (b < 0 || better(g, bf, 0)))
+				b = j, bf = g;
+		}
+		if (un)
+			unasked = b < 0 ? 0 : unasked - 1;
+		if (b < 0 && un)
+			continue;       /* none left: by figures alone */
+		if (b < 0)
+			break;
+		taken[b] = 1;
+		cand[nc++] = b;
+	}
+	if (xa)
+		cand[nc++] = xa;
+	free(taken);
+	double bestr = 1;
+	int best = 0, skipped = 0;
+	for (int c = 0; c < nc && !skipped; c++) {
+		Diag d = {0};
+		Buf text = {0};
+		Module *m = parse(o->in, src, n, &d);
+		runpipe(m, &var[cand[c]].pipe, &o->sc, x->name);
+		double r = 1;
+		int rc = proven(o, orig, m, &text) ? -1
+			: vpair(o->timel, src, text.p ? text.p : "",
+			o->truns > 0 ? o->truns : 20, 5, &r, why, sizeof why);
+		afree(m->a);
+		free(text.p);
+		if (rc == VSkip) {
+			skipped = 1;
+			if (o->log)
+				fprintf(o->log, "%s: --time: no CUDA device "
+					"(%s); ptxas's figures decide\n",
+					progname, why);
+			break;
+		}
+		if (o->log)
+			fprintf(o->log, "%s: --time: %s: %s: %s, NEW/ORIG "
+				"%.4f\n", progname, x->name,
+				var[cand[c]].pipe.text, rc == 0
+				? "bit-identical" : rc < 0 ? "not proven"
+				: "FAILED", r);
+		if (rc == 0 && r < bestr)
+			bestr = r, best = cand[c];
+	}
+	if (!skipped && nc) {
+		if (bestr > 0.99)
+			best = 0;
+		x->best = best;
+		x->after = figure(&var[best], x->name);
+		if (o->log)
+			fprintf(o->log, "%s: --time: %s: keeping %s\n",
+				progname, x->name, best ? var[best].pipe.text
+				: "the input (no candidate 1 % faster)");
+	}
+	free(kname);
+}
+
+/* The search: variants v[0..*nvp) (the caller's room for 2 * Maxvar),
+ * assembled by ptxas and ranked per kernel into *kp.  Returns how many
+ * kernels, or -1 (no ptxas, no variants). */
+int
+search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
+	Pipe *v, int *nvp)
+{
+	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > Maxvar
+		? Maxvar : o->tries), maj, min, nk;
+	char dir[] = "/tmp/ptxpress.XXXXXX";
+	char *ptxas = ptxasfind(o->ptxas);
+	Var *var;
+	Kern *k;
+
+	if (nv < 0 || !ptxas || ptxasisa(ptxas, &maj, &min) || !mkdtemp(dir)) {
+		free(ptxas);
+		return -1;
+	}
+	char *nd = o->sass && !o->timel ? nvdisasmfind(ptxas) : 0;
+	o->nvdisasm = nd;       /* --time: the GPU judges, not the SASS */
+	var = calloc(2 * Maxvar, sizeof *var);
+	k = kerns(orig);
+	runround(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
+	if (nd)
+		sassround(o, orig, var, 0, nv);
+	nk = rankall(o, orig, var, nv, k);
+	int rf = o->refine < 0 ? (o->tries > 0 ? o->tries / 2 : 0) : o->refine;
+	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
+		rf > Maxvar ? Maxvar : rf);     /* per pick */
+	if (more) {
+		runround(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
+		if (nd)
+			sassround(o, orig, var, nv, nv + more);
+		nv += more;
+		nk = rankall(o, orig, var, nv, k);
+	}
+	for (int i = 0; o->variants && o->log && i < nk; i++)
+		listvariants(o, k[i].name, var, nv);
+	if (o->timel)
+		timed(o, src, n, orig, k, nk, var, nv);
+	if (var[0].res.status != 0 && var[0].res.log && o->log)
+		fprintf(o->log, "%s: ptxas rejects the input:\n%s", progname,
+			var[0].res.log);
+	for (int i = 0; i < nv; i++) {
+		char c[4200];
+		cubinpath(&var[i], c, sizeof c);
+		unlink(var[i].path);
+		if (nd)
+			unlink(c);
+		ptxasfree(&var[i].res);
+	}
+	rmdir(dir);
+	free(var);
+	free(ptxas);
+	o->nvdisasm = 0;
+	free(nd);
+	*kp = k;
+	*nvp = nv;
+	return nk;
+}
