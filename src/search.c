@@ -45,21 +45,154 @@ listed(const Pipe *v, int n, const char *t)
 	return 0;
 }
 
+/* The search's fixed variants.  Most likely first: a short search must
+ * reach them (the winners over the corpus, bench/RESULTS.md: remat
+ * with a scheduler most often, then none) */
+static const char *const vbase[] = {
+	"none", "remat,sched=bu", "remat,sched=td",
+	"remat=loop,sched=bu", "remat=loop", "sched=bu", "sched=td",
+	"remat", "sink",
+	"sched=bu,sink", "sched=td,sink", "remat=loop,sched=td",
+	"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
+	"softmax=4,sink",
+};
+
+/* warp-specialized kernels (setmaxnreg): the role-aware
+ * variants come early, so a short search reaches them (FA4's
+ * kernels close with budget or remat=roles) */
+static const char *const vearly[] = {"budget", "remat=roles",
+	"remat=bcast,sched=bu"};       /* the last: shfls */
+
+/* kernels with wgmma groups: the same early, with wgwait,
+ * and with the group of two m64 tiles split (wgsplit).  The
+ * split first: of two orders ptxas takes alike (ties go to
+ * the earlier variant), the H200 ran the split one 11-15 %
+ * faster on Triton's causal d128_n64 kernels, 1-3 % slower
+ * on the full ones (bench/RESULTS.md, ninth session) */
+static const char *const vwg[] = {
+	"wgsplit,wgwait,remat,sched=td", "wgwait,remat,sched=td",
+	"wgwait,remat,sched=bu",
+	"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
+
+/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
+ * packed before the wait loop (Triton's Blackwell softmax);
+ * and the plain top-down scheduler, which the drop-in's 8
+ * tries had not reached: over the 36 sm_100a kernels of the
+ * corpus and both Triton releases' held-out sets, 960 -> 702
+ * bytes at 8 tries, none worse, in the place of softmax=8,
+ * which never won there (twenty-eighth session,
+ * bench/RESULTS.md); that one comes after the plain list */
+static const char *const vtm[] = {
+	"remat,sched=bu,softmax=4,tsink,hoist",
+	"remat=loop,sched=bu,tsink,hoist", "sched=td"};
+
+/* and with the packed P pinned before the wait loop, after
+ * the early variants (a short search reaches those first);
+ * the second with loop values recomputed too: on Triton
+ * 3.6's misaligned causal d128_n128 kernel 320 bytes where
+ * softmax=8 in its place had left 712, and the softmax=8 one
+ * had never won by more than 4 bytes (twenty-third session,
+ * bench/RESULTS.md) */
+static const char *const vtmpin[] = {
+	"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
+	"remat=loop,sched=bu,softmax=2,tsink,hoist,pin=cvt"};
+
+/* a sum Triton takes an iteration late (early): first with
+ * the peeled iteration's sum pinned where it is computed and
+ * O's load after P's store (the drop-in's 8 tries reach one
+ * of these only: that one took Triton 3.9's Blackwell
+ * kernels to 0), then with the tcgen05 pair and the plain
+ * schedulers */
+static const char *const vea[] = {
+	"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
+	"early,remat=loop,sched=bu,tsink,hoist",
+	"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
+	"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
+
+/* P's converts read before a run of global loads (V's,
+ * element by element; sm_80 and sm_120a tiles, misaligned
+ * sm_90a ones): the first early, before the wgmma variants
+ * (behind them the drop-in's 8 tries never reached it: 680
+ * bytes for 120 on a misaligned sm_90a kernel, sixteenth
+ * session), but for tensor-memory kernels, whose own
+ * variants come first (there remat=loop alone does as
+ * well); the rest after the plain ones */
+static const char *const vld[] = {
+	"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
+
+/* where the file has setmaxnreg, after the plain list */
+static const char *const vbud[] = {
+	"budget,sched=td", "budget,softmax=4", "budget=16", "budget:1",
+};
+
+/* then seeded perturbations: noisy schedulers of several strengths,
+ * and a strategy drawn per region */
+static const char *const vrnd[] = {
+	"sched=td-rand", "sched=bu-rand", "mix", "sched=td-rand,sink",
+};
+static const double vnoise[] = {1, 2, 4, 0.5, 8};
+
+/* Appends pipelines t[0..nt) to v[0..n) while there is room; returns
+ * the new count. */
+static int
+add(Optreq *o, Pipe *v, int n, int max, const char *const *t, size_t nt)
+{
+	for (size_t j = 0; j < nt && n < max; j++)
+		pipeparse(t[j], o->seed, &v[n++]);
+	return n;
+}
+
+/* What the kernel's own constructs call for, after vbase[2]. */
+static int
+kernelwise(Optreq *o, Pipe *v, int n, int max)
+{
+	static const char *const xs[] = {"xspill", "xspill=all"};
+
+	if (o->budgets)
+		n = add(o, v, n, max, vearly, countof(vearly) - !o->bcast);
+	if (o->ldcvt && !o->tmem)
+		n = add(o, v, n, max, vld, 1);
+	if (o->xspill)
+		n = add(o, v, n, max, xs + (o->xspill == 2), 1);
+	if (o->wgmma)
+		n = add(o, v, n, max, vwg, countof(vwg));
+	if (o->tmem)
+		n = add(o, v, n, max, vtm, countof(vtm));
+	if (o->early)
+		n = add(o, v, n, max, vea, countof(vea));
+	if (o->tmem)
+		n = add(o, v, n, max, vtmpin, countof(vtmpin));
+	return n;
+}
+
+/* The fixed variants, the input first. */
+static int
+fixed(Optreq *o, Pipe *v, int max)
+{
+	static const char *const s8[] = {
+		"remat,sched=bu,softmax=8,tsink,hoist"};
+	int n = 0;
+
+	for (size_t i = 0; i < countof(vbase) && n < max; i++) {
+		if (listed(v, n, vbase[i]))
+			continue;       /* tm's sched=td */
+		pipeparse(vbase[i], o->seed, &v[n++]);
+		if (i == 2)
+			n = kernelwise(o, v, n, max);
+	}
+	if (o->ldcvt)
+		n = add(o, v, n, max, vld + !o->tmem, countof(vld) - !o->tmem);
+	if (o->tmem)
+		n = add(o, v, n, max, s8, 1);
+	if (o->budgets)
+		n = add(o, v, n, max, vbud, countof(vbud));
+	return n;
+}
+
 /* The variants a search tries, in order; the first is the input. */
 static int
 variants(Optreq *o, Pipe *v, int max)
 {
-	/* most likely first: a short search must reach them (the winners
-	 * over the corpus, bench/RESULTS.md: remat with a scheduler most
-	 * often, then none) */
-	static const char *const base[] = {
-		"none", "remat,sched=bu", "remat,sched=td",
-		"remat=loop,sched=bu", "remat=loop", "sched=bu", "sched=td",
-		"remat", "sink",
-		"sched=bu,sink", "sched=td,sink", "remat=loop,sched=td",
-		"remat,sched=bu,sink", "softmax=4", "softmax=2", "softmax=8",
-		"softmax=4,sink",
-	};
 	int n = 0;
 
 	if (o->pipe) {
@@ -67,115 +200,15 @@ variants(Optreq *o, Pipe *v, int max)
 		if (pipeparse(o->pipe, o->seed, &v[n]))
 			return -1;
 		n++;
-	} else {
-		/* warp-specialized kernels (setmaxnreg): the role-aware
-		 * variants come early, so a short search reaches them (FA4's
-		 * kernels close with budget or remat=roles) */
-		static const char *const early[] = {"budget", "remat=roles",
-			"remat=bcast,sched=bu"};       /* the last: shfls */
-		/* kernels with wgmma groups: the same early, with wgwait,
-		 * and with the group of two m64 tiles split (wgsplit).  The
-		 * split first: of two orders ptxas takes alike (ties go to
-		 * the earlier variant), the H200 ran the split one 11-15 %
-		 * faster on Triton's causal d128_n64 kernels, 1-3 % slower
-		 * on the full ones (bench/RESULTS.md, ninth session) */
-		static const char *const wg[] = {
-			"wgsplit,wgwait,remat,sched=td", "wgwait,remat,sched=td",
-			"wgwait,remat,sched=bu",
-			"wgsplit=pv,wgwait,remat,sched=bu", "wgsplit=pv,wgwait"};
-		/* tensor memory (tcgen05.ld): S loaded after V's copy, and P
-		 * packed before the wait loop (Triton's Blackwell softmax);
-		 * and the plain top-down scheduler, which the drop-in's 8
-		 * tries had not reached: over the 36 sm_100a kernels of the
-		 * corpus and both Triton releases' held-out sets, 960 -> 702
-		 * bytes at 8 tries, none worse, in the place of softmax=8,
-		 * which never won there (twenty-eighth session,
-		 * bench/RESULTS.md); that one comes after the plain list */
-		static const char *const tm[] = {
-			"remat,sched=bu,softmax=4,tsink,hoist",
-			"remat=loop,sched=bu,tsink,hoist", "sched=td"};
-		/* and with the packed P pinned before the wait loop, after
-		 * the early variants (a short search reaches those first);
-		 * the second with loop values recomputed too: on Triton
-		 * 3.6's misaligned causal d128_n128 kernel 320 bytes where
-		 * softmax=8 in its place had left 712, and the softmax=8 one
-		 * had never won by more than 4 bytes (twenty-third session,
-		 * bench/RESULTS.md) */
-		static const char *const tmpin[] = {
-			"remat,sched=bu,softmax=2,tsink,hoist,pin=cvt",
-			"remat=loop,sched=bu,softmax=2,tsink,hoist,pin=cvt"};
-		/* a sum Triton takes an iteration late (early): first with
-		 * the peeled iteration's sum pinned where it is computed and
-		 * O's load after P's store (the drop-in's 8 tries reach one
-		 * of these only: that one took Triton 3.9's Blackwell
-		 * kernels to 0), then with the tcgen05 pair and the plain
-		 * schedulers */
-		static const char *const ea[] = {
-			"early,pin,remat=loop,sched=bu,tsink,hoist,tsink=far",
-			"early,remat=loop,sched=bu,tsink,hoist",
-			"early,remat,sched=bu,hoist", "early,remat=loop,sched=bu",
-			"early,remat=loop,sched=bu,tsink,hoist,tsink=far"};
-		/* P's converts read before a run of global loads (V's,
-		 * element by element; sm_80 and sm_120a tiles, misaligned
-		 * sm_90a ones): the first early, before the wgmma variants
-		 * (behind them the drop-in's 8 tries never reached it: 680
-		 * bytes for 120 on a misaligned sm_90a kernel, sixteenth
-		 * session), but for tensor-memory kernels, whose own
-		 * variants come first (there remat=loop alone does as
-		 * well); the rest after the plain ones */
-		static const char *const ld[] = {
-			"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
-		for (size_t i = 0; i < countof(base) && n < max; i++) {
-			if (listed(v, n, base[i]))
-				continue;       /* tm's sched=td */
-			pipeparse(base[i], o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->budgets && j < countof(early)
-				- !o->bcast && n < max; j++)
-				pipeparse(early[j], o->seed, &v[n++]);
-			if (i == 2 && o->ldcvt && !o->tmem && n < max)
-				pipeparse(ld[0], o->seed, &v[n++]);
-			if (i == 2 && o->xspill && n < max)
-				pipeparse(o->xspill == 2 ? "xspill=all"
-					: "xspill", o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->wgmma && j < countof(wg)
-				&& n < max; j++)
-				pipeparse(wg[j], o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->tmem && j < countof(tm)
-				&& n < max; j++)
-				pipeparse(tm[j], o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->early && j < countof(ea)
-				&& n < max; j++)
-				pipeparse(ea[j], o->seed, &v[n++]);
-			for (size_t j = 0; i == 2 && o->tmem && j < countof(tmpin)
-				&& n < max; j++)
-				pipeparse(tmpin[j], o->seed, &v[n++]);
-		}
-		for (size_t j = o->tmem ? 0 : 1; o->ldcvt && j < countof(ld)
-			&& n < max; j++)
-			pipeparse(ld[j], o->seed, &v[n++]);
-		if (o->tmem && n < max)
-			pipeparse("remat,sched=bu,softmax=8,tsink,hoist", o->seed,
-				&v[n++]);
-		static const char *const bud[] = {
-			"budget,sched=td", "budget,softmax=4", "budget=16",
-			"budget:1",
-		};
-		for (size_t i = 0; o->budgets && i < countof(bud) && n < max; i++)
-			pipeparse(bud[i], o->seed, &v[n++]);
-	}
-	/* then seeded perturbations: noisy schedulers of several
-	 * strengths, and a strategy drawn per region */
-	static const char *const rnd[] = {
-		"sched=td-rand", "sched=bu-rand", "mix", "sched=td-rand,sink",
-	};
-	static const double noise[] = {1, 2, 4, 0.5, 8};
+	} else
+		n = fixed(o, v, max);
 	for (uint64_t k = 0; n < max; k++) {
-		if (pipeparse(rnd[k % countof(rnd)], o->seed * 1000003u + k,
+		if (pipeparse(vrnd[k % countof(vrnd)], o->seed * 1000003u + k,
 			&v[n]))
 			return -1;
 		for (int i = 0; i < v[n].n; i++)
 			if (v[n].p[i].s.noise > 0)
-				v[n].p[i].s.noise = noise[(k / 4) % 5];
+				v[n].p[i].s.noise = vnoise[(k / 4) % 5];
 		snprintf(v[n].text + strlen(v[n].text),
 			sizeof v[n].text - strlen(v[n].text), "@%llu",
 			(unsigned long long)(o->seed * 1000003u + k));
