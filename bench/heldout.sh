@@ -11,12 +11,22 @@
 # With --triton VERSION, that Triton compiles them (3.9.0 writes PTX 9.4,
 # which CUDA 13.0's ptxas does not read): its own ptxas-blackwell (13.4
 # in 3.9.0) judges and measures them unless $PTXPRESS_PTXAS is set.
-# usage: bench/heldout.sh [--fresh] [--triton VERSION] [BUILD_DIR] [TRIES]
-#        > table.md
+# With --configs LIST, those configurations (gen-triton.py's --configs:
+# D,BLOCK_M,BLOCK_N,WARPS,STAGES,DTYPE,full|causal,SM;...).
+# With --keep DIR, the PTX stays in DIR.
+# usage: bench/heldout.sh [--fresh] [--triton VERSION] [--configs LIST]
+#        [--keep DIR] [BUILD_DIR] [TRIES] > table.md
 set -u
-set_= ver=3.6.0
-[ "${1:-}" = --fresh ] && { set_=--fresh; shift; }
-[ "${1:-}" = --triton ] && { ver=$2; shift 2; }
+set_= ver=3.6.0 cfg= keep=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fresh) set_=--fresh; shift ;;
+	--triton) ver=$2; shift 2 ;;
+	--configs) cfg=$2; shift 2 ;;
+	--keep) keep=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 b=${1:-build} tries=${2:-12}
 top=$(cd "$(dirname "$0")/.." && pwd)
 py=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])') || exit 1
@@ -28,9 +38,19 @@ if [ ! -d "$site/triton" ]; then
 	python3 -m pip install -q --target "$site.tmp" "triton==$ver" >&2 &&
 	mv "$site.tmp" "$site" || { echo "heldout: no triton" >&2; exit 77; }
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-PYTHONPATH=$site python3 "$top/tools/gen-triton.py" $set_ "$tmp" >/dev/null || exit 1
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && tmp=$(cd "$keep" && pwd) || exit 1
+else
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+fi
+if [ -n "$cfg" ]; then
+	PYTHONPATH=$site python3 "$top/tools/gen-triton.py" --configs "$cfg" \
+		"$tmp" >/dev/null || exit 1
+else
+	PYTHONPATH=$site python3 "$top/tools/gen-triton.py" $set_ "$tmp" \
+		>/dev/null || exit 1
+fi
 bw=$site/triton/backends/nvidia/bin/ptxas-blackwell
 [ "$ver" != 3.6.0 ] && [ -z "${PTXPRESS_PTXAS:-}" ] && [ -x "$bw" ] &&
 	export PTXPRESS_PTXAS="$bw"
