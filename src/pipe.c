@@ -7,6 +7,111 @@
 #include "all.h"
 #include "opt.h"
 
+/* The passes a pipeline names: what each word sets in its Pass, in
+ * the order the error for an unknown word lists them. */
+enum { Pnone, Psched, Psoftmax, Pmoves, Premat, Pwgwait, Pxspill, Pacross,
+	Pbudget };
+
+typedef struct Word {
+	const char *spell;      /* "sched=" may be left out */
+	int what, val;          /* the field, and its value */
+	int up, noise;          /* Psched: bottom-up; noisy */
+} Word;
+
+static const Word words[] = {
+	{"sched=bu", Psched, Spressure, 1, 0},
+	{"sched=td", Psched, Spressure, 0, 0},
+	{"sched=bu-rand", Psched, Spressure, 1, 1},
+	{"sched=td-rand", Psched, Spressure, 0, 1},
+	{"softmax=F", Psoftmax, 0, 0, 0},
+	{"mix", Psched, Smix, 1, 0},
+	{"sink", Psched, Ssink, 1, 0},
+	{"moves", Pmoves, 1, 0, 0},
+	{"remat", Premat, 1 + Rplain, 0, 0},
+	{"remat=roles", Premat, 1 + Rroles, 0, 0},
+	{"remat=loop", Premat, 1 + Rloop, 0, 0},
+	{"remat=bcast", Premat, 1 + Rbcast, 0, 0},
+	{"wgwait", Pwgwait, 1, 0, 0},
+	{"wgsplit", Pwgwait, 2, 0, 0},
+	{"wgsplit=pv", Pwgwait, 3, 0, 0},
+	{"xspill", Pxspill, 1, 0, 0},
+	{"xspill=all", Pxspill, 2, 0, 0},
+	{"tsink", Pacross, 1, 0, 0},
+	{"tsink=far", Pacross, 4, 0, 0},
+	{"hoist", Pacross, 2, 0, 0},
+	{"early", Pacross, 3, 0, 0},
+	{"pin", Pacross, 5, 0, 0},
+	{"pin=cvt", Pacross, 6, 0, 0},
+	{"pin=ld", Pacross, 7, 0, 0},
+	{"pin=loop", Pacross, 8, 0, 0},
+	{"pin=loopall", Pacross, 9, 0, 0},
+	{"budget[=N][:R]", Pbudget, 0, 0, 0},
+	{"none", Pnone, 0, 0, 0},
+};
+
+/* The word a (less its "sched="), or 0.  softmax and budget take
+ * their arguments after the name. */
+static const Word *
+lookup(const char *a)
+{
+	for (size_t i = 0; i < countof(words); i++) {
+		const char *s = words[i].spell;
+		s += strncmp(s, "sched=", 6) ? 0 : 6;
+		if (words[i].what == Psoftmax ? !strncmp(a, "softmax", 7)
+		: words[i].what == Pbudget ? !strncmp(a, "budget", 6)
+		: !strcmp(a, s))
+			return &words[i];
+	}
+	return 0;
+}
+
+static void
+unknown(const char *w)
+{
+	fprintf(stderr, "%s: unknown pass '%s' (passes: ", progname, w);
+	for (size_t i = 0; i < countof(words); i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", words[i].spell);
+	fprintf(stderr, ")\n");
+}
+
+/* Sets pass p as word k says, a its text.  Returns 0, or -1 with a
+ * word on stderr. */
+static int
+setpass(Pass *p, const Word *k, const char *a)
+{
+	switch (k->what) {
+	case Psched:
+		p->s = (Sched){.kind = k->val, .up = k->up,
+			.noise = k->noise ? 2.0 : 0, .seed = p->s.seed};
+		break;
+	case Psoftmax: {
+		int F = a[7] == '=' ? atoi(a + 8) : 4;
+		if (F != 1 && F != 2 && F != 4 && F != 8) {
+			fprintf(stderr, "%s: softmax=F takes F = 1, 2, 4 "
+				"or 8\n", progname);
+			return -1;
+		}
+		p->s = (Sched){.kind = Sfrag, .frags = F, .seed = p->s.seed};
+		break;
+	}
+	case Pmoves: p->moves = k->val; break;
+	case Premat: p->remat = k->val; break;
+	case Pwgwait: p->wgwait = k->val; break;
+	case Pxspill: p->xspill = k->val; break;
+	case Pacross: p->across = k->val; break;
+	case Pbudget:   /* budget[=STEP][:RANK] */
+		p->budget = a[6] == '=' ? atoi(a + 7) : 8;
+		p->rank = strchr(a, ':') ? atoi(strchr(a, ':') + 1) : 0;
+		if (p->budget % 8 || p->budget <= 0 || p->budget > 128) {
+			fprintf(stderr, "%s: budget=N takes a multiple "
+				"of 8\n", progname);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
 /* Parses "sched=bu,sink,sched=td-rand".  Returns 0, or -1 with a word
  * on stderr. */
 int
@@ -25,98 +130,21 @@ pipeparse(const char *text, uint64_t seed, Pipe *pp)
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(0, ",", &save)) {
 		Pass *p = &pp->p[pp->n];
 		const char *a = strncmp(w, "sched=", 6) ? w : w + 6;
+		const Word *k = lookup(a);
 		if (pp->n == Maxpass) {
 			fprintf(stderr, "%s: pipeline of more than %d passes\n",
 				progname, Maxpass);
 			return -1;
 		}
-		p->s.seed = seed + (uint64_t)pp->n;
-		if (!strcmp(a, "bu") || !strcmp(a, "bu-rand"))
-			p->s = (Sched){.kind = Spressure, .up = 1,
-				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
-		else if (!strcmp(a, "td") || !strcmp(a, "td-rand"))
-			p->s = (Sched){.kind = Spressure,
-				.noise = a[2] ? 2.0 : 0, .seed = p->s.seed};
-		else if (!strncmp(a, "softmax", 7)) {
-			int F = a[7] == '=' ? atoi(a + 8) : 4;
-			if (F != 1 && F != 2 && F != 4 && F != 8) {
-				fprintf(stderr, "%s: softmax=F takes F = 1, 2, 4 "
-					"or 8\n", progname);
-				return -1;
-			}
-			p->s = (Sched){.kind = Sfrag, .frags = F,
-				.seed = p->s.seed};
-		} else if (!strcmp(a, "mix"))
-			p->s = (Sched){.kind = Smix, .up = 1,
-				.seed = p->s.seed};
-		else if (!strcmp(a, "sink"))
-			p->s = (Sched){.kind = Ssink, .up = 1,
-				.seed = p->s.seed};
-		else if (!strcmp(a, "moves"))
-			p->moves = 1;
-		else if (!strcmp(a, "remat"))
-			p->remat = 1 + Rplain;
-		else if (!strcmp(a, "remat=roles"))
-			p->remat = 1 + Rroles;
-		else if (!strcmp(a, "remat=loop"))
-			p->remat = 1 + Rloop;
-		else if (!strcmp(a, "remat=bcast"))
-			p->remat = 1 + Rbcast;
-		else if (!strcmp(a, "wgwait"))
-			p->wgwait = 1;
-		else if (!strcmp(a, "wgsplit"))
-			p->wgwait = 2;
-		else if (!strcmp(a, "wgsplit=pv"))
-			p->wgwait = 3;
-		else if (!strcmp(a, "xspill"))
-			p->xspill = 1;
-		else if (!strcmp(a, "xspill=all"))
-			p->xspill = 2;
-		else if (!strcmp(a, "tsink"))
-			p->across = 1;
-		else if (!strcmp(a, "tsink=far"))
-			p->across = 4;
-		else if (!strcmp(a, "hoist"))
-			p->across = 2;
-		else if (!strcmp(a, "early"))
-			p->across = 3;
-		else if (!strcmp(a, "pin"))
-			p->across = 5;
-		else if (!strcmp(a, "pin=cvt"))
-			p->across = 6;
-		else if (!strcmp(a, "pin=ld"))
-			p->across = 7;
-		else if (!strcmp(a, "pin=loop"))
-			p->across = 8;
-		else if (!strcmp(a, "pin=loopall"))
-			p->across = 9;
-		else if (!strncmp(a, "budget", 6)) {
-			/* budget[=STEP][:RANK] */
-			p->budget = a[6] == '=' ? atoi(a + 7) : 8;
-			p->rank = strchr(a, ':') ? atoi(strchr(a, ':') + 1) : 0;
-			if (p->budget % 8 || p->budget <= 0 || p->budget > 128) {
-				fprintf(stderr, "%s: budget=N takes a multiple "
-					"of 8\n", progname);
-				return -1;
-			}
-		}
-		else if (!strcmp(a, "none"))
-			continue;
-		else {
-			fprintf(stderr, "%s: unknown pass '%s' (passes: "
-				"sched=bu, sched=td, sched=bu-rand, "
-				"sched=td-rand, softmax=F, mix, sink, moves, "
-				"remat, remat=roles, remat=loop, "
-				"remat=bcast, wgwait, "
-				"wgsplit, wgsplit=pv, xspill, xspill=all, "
-				"tsink, tsink=far, "
-				"hoist, early, pin, pin=cvt, pin=ld, pin=loop, "
-				"pin=loopall, "
-				"budget[=N][:R], "
-				"none)\n",
-				progname, w);
+		if (!k) {
+			unknown(w);
 			return -1;
 		}
+		if (k->what == Pnone)
+			continue;
+		p->s.seed = seed + (uint64_t)pp->n;
+		if (setpass(p, k, a))
+			return -1;
 		snprintf(p->name, sizeof p->name, "%s", a);
 		pp->n++;
 	}
