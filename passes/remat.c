@@ -389,6 +389,140 @@ chain(Func *f, Rm *r, uint32_t i)
 	return ok;
 }
 
+/* How often each register is written (r->ndefs); r->def to -1. */
+static void
+countdefs(Func *f, Rm *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		r->def[i] = -1;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Rv dv = {0}, uv = {0};
+		if (f->stmt[i].kind != Sins)
+			continue;
+		defuse(&f->stmt[i], &dv, &uv);
+		for (uint32_t k = 0; k < dv.n; k++)
+			r->ndefs[dv.v[k]]++;
+		free(dv.v);
+		free(uv.v);
+	}
+}
+
+/* The leaves: statements constant by themselves whose every
+ * destination is written there alone (r->leaf, r->def, r->uni). */
+static void
+leaves(Func *f, Rm *r)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || !s->nop || r->scope[i] >= 0
+		|| !constdef(f, s, r->ndefs))
+			continue;
+		Rv dv = {0}, uv = {0};
+		defuse(s, &dv, &uv);
+		/* running it again writes every destination: each must be
+		 * written nowhere else */
+		int once = dv.n > 0;
+		for (uint32_t k = 0; k < dv.n; k++)
+			once &= r->ndefs[dv.v[k]] == 1 && !r->tm[dv.v[k]];
+		/* the same in every thread: immediates, symbols, launch
+		 * constants but %tid, parameters (not memory) */
+		Opnd *a = &s->opd[s->nop - 1];
+		int uni = !hasmod(s, ".global") && (a->kind != Preg
+			|| strcmp(a->s, "%tid"));
+		for (uint32_t k = 0; k < dv.n && once; k++) {
+			r->def[dv.v[k]] = (int32_t)i;
+			r->uni[dv.v[k]] = (uint8_t)uni;
+		}
+		r->leaf[i] = (uint8_t)once;
+		free(dv.v);
+		free(uv.v);
+	}
+}
+
+/* Chains of arithmetic on the leaves, to a fixed point (8 rounds at
+ * most). */
+static void
+chains(Func *f, Rm *r)
+{
+	for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
+		changed = 0;
+		for (uint32_t i = 0; i < f->nstmt; i++)
+			changed |= chain(f, r, i);
+	}
+}
+
+/* remat=loop: where each register is written (r->site from
+ * r->site0), the statements of unknown opcodes, the dominator view. */
+static void
+loopsites(Func *f, Rm *r, size_t n)
+{
+	r->loop = 1;
+	r->var = calloc(n, 1);
+	r->vary = calloc(n, 1);
+	r->site0 = calloc(n + 1, sizeof *r->site0);
+	for (size_t x = 0; x < n; x++)
+		r->site0[x + 1] = r->site0[x] + r->ndefs[x];
+	r->site = xmalloc((r->site0[n] + 1) * sizeof *r->site);
+	uint32_t *fill = calloc(n, sizeof *fill);
+	r->unk = xmalloc((f->nstmt + 1) * sizeof *r->unk);
+	Rv dv = {0}, uv = {0};
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		if (f->stmt[i].kind != Sins)
+			continue;
+		if (f->stmt[i].op == Ounknown)
+			r->unk[r->nunk++] = i;
+		dv.n = uv.n = 0;
+		defuse(&f->stmt[i], &dv, &uv);
+		for (uint32_t k = 0; k < dv.n; k++)
+			r->site[r->site0[dv.v[k]] + fill[dv.v[k]]++] = i;
+	}
+	free(dv.v);
+	free(uv.v);
+	free(fill);
+	if (!r->view)
+		r->view = domnew(f);
+}
+
+/* The copies r->ins (in statement order) into f's statements, in the
+ * module's arena. */
+static void
+splice(Module *m, Func *f, Rm *r)
+{
+	Stmt *v = alloc(m->a, (f->nstmt + r->nins) * sizeof *v);
+	uint32_t k = 0, j = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		for (; j < r->nins && r->ins[j].before == i; j++)
+			v[k++] = r->ins[j].s;
+		v[k++] = f->stmt[i];
+	}
+	f->stmt = v;
+	f->nstmt = k;
+	f->dirty = 1;
+}
+
+static void
+rmfree(Rm *r)
+{
+	domfree(r->view);
+	free(r->var);
+	free(r->vary);
+	free(r->site0);
+	free(r->site);
+	free(r->unk);
+	free(r->cdv.v);
+	free(r->cuv.v);
+	free(r->def);
+	free(r->seen);
+	free(r->ins);
+	free(r->ndefs);
+	free(r->leaf);
+	free(r->bcast);
+	free(r->scope);
+	free(r->tm);
+	free(r->uni);
+}
+
 /* Returns how many definitions it inserted.  roles: only values the
  * prologue computes (before the first setmaxnreg, where the warp roles
  * part) that are the same in every thread: what every role would keep
@@ -401,39 +535,23 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	size_t n = f->nreg ? f->nreg : 1;
 	int roles = mode == Rroles;
 
+	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			r.split = i;
+	if (roles && !r.split)          /* no roles: nothing to do */
+		return 0;
 	r.def = xmalloc(n * sizeof *r.def);
 	r.seen = calloc(n, sizeof *r.seen);
 	r.uni = calloc(n, 1);
 	r.a = m->a;
 	r.bcok = roles || mode == Rbcast;
-	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)
-		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
-			r.split = i;
-	if (roles && !r.split) {         /* no roles: nothing to do */
-		free(r.def);
-		free(r.seen);
-		free(r.uni);
-		return 0;
-	}
 	r.ndefs = calloc(n, sizeof *r.ndefs);
-	uint32_t n0 = f->nstmt;
-	for (size_t i = 0; i < n; i++)
-		r.def[i] = -1;
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Rv dv = {0}, uv = {0};
-		if (f->stmt[i].kind != Sins)
-			continue;
-		defuse(&f->stmt[i], &dv, &uv);
-		for (uint32_t k = 0; k < dv.n; k++)
-			r.ndefs[dv.v[k]]++;
-		free(dv.v);
-		free(uv.v);
-	}
+	countdefs(f, &r, n);
 	/* leaves: constant by themselves; then chains of arithmetic whose
 	 * every input is constant (address math from parameters and launch
 	 * constants), to a fixed point */
-	r.leaf = calloc(n0 + 1, 1);
-	r.bcast = calloc(n0 + 1, 1);
+	r.leaf = calloc(f->nstmt + 1, 1);
+	r.bcast = calloc(f->nstmt + 1, 1);
 	/* A { } scope (inline asm) may declare its own registers (nvcc's
 	 * %temp): a statement there joins no chain, or its copy outside
 	 * would name a register that is not in scope there, or another of
@@ -448,99 +566,17 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	 * PTX ISA leaves that undefined; the validator refuses one (opt
 	 * fuzzer's fo24).  Such registers are not rematerialized at all. */
 	r.tm = tmemnames(f);
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || !s->nop || r.scope[i] >= 0
-		|| !constdef(f, s, r.ndefs))
-			continue;
-		Rv dv = {0}, uv = {0};
-		defuse(s, &dv, &uv);
-		/* running it again writes every destination: each must be
-		 * written nowhere else */
-		int once = dv.n > 0;
-		for (uint32_t k = 0; k < dv.n; k++)
-			once &= r.ndefs[dv.v[k]] == 1 && !r.tm[dv.v[k]];
-		/* the same in every thread: immediates, symbols, launch
-		 * constants but %tid, parameters (not memory) */
-		Opnd *a = &s->opd[s->nop - 1];
-		int uni = !hasmod(s, ".global") && (a->kind != Preg
-			|| strcmp(a->s, "%tid"));
-		for (uint32_t k = 0; k < dv.n && once; k++) {
-			r.def[dv.v[k]] = (int32_t)i;
-			r.uni[dv.v[k]] = (uint8_t)uni;
-		}
-		r.leaf[i] = (uint8_t)once;
-		free(dv.v);
-		free(uv.v);
-	}
-	for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
-		changed = 0;
-		for (uint32_t i = 0; i < f->nstmt; i++)
-			changed |= chain(f, &r, i);
-	}
+	leaves(f, &r);
+	chains(f, &r);
 	if (mode == Rloop) {
 		/* then chains that also read registers a loop changes */
-		r.loop = 1;
-		r.var = calloc(n, 1);
-		r.vary = calloc(n, 1);
-		r.site0 = calloc(n + 1, sizeof *r.site0);
-		for (size_t x = 0; x < n; x++)
-			r.site0[x + 1] = r.site0[x] + r.ndefs[x];
-		r.site = xmalloc((r.site0[n] + 1) * sizeof *r.site);
-		uint32_t *fill = calloc(n, sizeof *fill);
-		r.unk = xmalloc((f->nstmt + 1) * sizeof *r.unk);
-		Rv dv = {0}, uv = {0};
-		for (uint32_t i = 0; i < f->nstmt; i++) {
-			if (f->stmt[i].kind != Sins)
-				continue;
-			if (f->stmt[i].op == Ounknown)
-				r.unk[r.nunk++] = i;
-			dv.n = uv.n = 0;
-			defuse(&f->stmt[i], &dv, &uv);
-			for (uint32_t k = 0; k < dv.n; k++)
-				r.site[r.site0[dv.v[k]] + fill[dv.v[k]]++] = i;
-		}
-		free(dv.v);
-		free(uv.v);
-		free(fill);
-		if (!r.view)
-			r.view = domnew(f);
-		for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
-			changed = 0;
-			for (uint32_t i = 0; i < f->nstmt; i++)
-				changed |= chain(f, &r, i);
-		}
+		loopsites(f, &r, n);
+		chains(f, &r);
 	}
 	r.lines = lines;
 	eachregion(f, region, &r);
-	domfree(r.view);
-	free(r.var);
-	free(r.vary);
-	free(r.site0);
-	free(r.site);
-	free(r.unk);
-	free(r.cdv.v);
-	free(r.cuv.v);
-	if (r.nins) {
-		Stmt *v = alloc(m->a, (f->nstmt + r.nins) * sizeof *v);
-		uint32_t k = 0, j = 0;
-		for (uint32_t i = 0; i < f->nstmt; i++) {
-			for (; j < r.nins && r.ins[j].before == i; j++)
-				v[k++] = r.ins[j].s;
-			v[k++] = f->stmt[i];
-		}
-		f->stmt = v;
-		f->nstmt = k;
-		f->dirty = 1;
-	}
-	free(r.def);
-	free(r.seen);
-	free(r.ins);
-	free(r.ndefs);
-	free(r.leaf);
-	free(r.bcast);
-	free(r.scope);
-	free(r.tm);
-	free(r.uni);
+	if (r.nins)
+		splice(m, f, &r);
+	rmfree(&r);
 	return r.nins;
 }
