@@ -350,7 +350,7 @@ typedef struct Sched {
 	uint32_t range[2];     /* input lines to touch; {0, 0}: all */
 } Sched;
 
-/* ---- what opt is asked to do (opt.c) ---- */
+/* ---- what opt is asked to do (opt.c, search.c) ---- */
 
 typedef struct Scope {
 	const char *kernel;        /* only this function, or NULL */
@@ -773,7 +773,7 @@ int32_t vcopies(Func *, const uint32_t *tally, int32_t *scratch,
 int validate(Module *orig, Module *rewritten, Buf *why);
 int cmdvalidate(int, char **);
 
-/* ---- opt.c ---- */
+/* ---- opt.c, pipe.c (the rest of opt: src/opt.h) ---- */
 int optimize(Optreq *, const char *src, size_t n, Buf *out);
 void optdefaults(Optreq *);
 long optpipeline(Module *, const char *pipeline, uint64_t seed);
