@@ -270,6 +270,29 @@ surplus(Str *ta, uint32_t na, const Tj *sb, uint32_t ns, uint8_t *first)
 	free(sa);
 }
 
+/* A copy of a read-only load (vkonstants) left over in B's segment,
+ * pos[] paired and j its place: right where B ran the load itself
+ * before it, in an earlier segment or earlier in this one.  A segment
+ * is straight-line code (a branch, and a label one names, is fixed),
+ * so the load has surely run there.  konstant() asks that the load
+ * dominate the segment's start, which a segment spanning a barrier
+ * misses (fo79: remat=loop put the copy after a bar.sync that, in a
+ * kernel with tcgen05.ld, lies inside the segment). */
+static int
+ranbefore(Seg *g, Str t, const uint32_t *pos, uint32_t j)
+{
+	for (uint32_t k = 0; k < g->nkonst; k++) {
+		if (g->konst[k] != t || g->kload[k] < 0)
+			continue;
+		for (uint32_t i = 0; i < g->n; i++)
+			if (g->orig[i] == (uint32_t)g->kload[k])
+				return pos[i] == Pup
+					|| (pos[i] != Plater && pos[i] < j);
+		return 0;
+	}
+	return 0;
+}
+
 /* Pairs each statement of A's segment with one of B's equal text, the
  * k-th occurrence with the k-th; pos[i] is its place in B.  Where B's
  * segment has fewer of a text than A's and an earlier segment of B
@@ -346,6 +369,7 @@ pairup(Seg *g, Str *ta, Str *tb, uint32_t *pos)
 	for (uint32_t j = 0; j < nb; j++)
 		if (!used[j] && !g->xb[g->b0 + j] && !g->wx[g->b0 + j])
 			offer(g, tb[j], g->b0 + j, konstant(g, tb[j])
+				|| ranbefore(g, tb[j], pos, j)
 				|| vpending(g, tb[j], g->b0 + j)
 				|| emptyloc(g->fb, g->b0 + j));
 	free(used);
