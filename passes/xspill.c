@@ -232,9 +232,14 @@ plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
 		if (s->kind != Sins)
 			continue;
 		int k = touches(s, mark, &d, &u);
+		int wg = s->op == Owgmma_mma_async;
 		/* inside the group only its wgmmas touch them, and after it
-		 * nothing: the store after the last wait holds them */
-		if (k && s->op != Owgmma_mma_async && (k < 0 || i > g->fence))
+		 * nothing: the store after the last wait holds them.  Nor a
+		 * wgmma outside the group (the line mutator: one after the
+		 * commit wrote a chain's registers, and the loop's load of
+		 * the chain threw its result away) */
+		if (k && (k < 0 || (wg ? i > g->commit
+			: i > g->fence)))
 			rc = -1;
 		if (k <= 0 || i > g->fence)
 			continue;
@@ -436,6 +441,68 @@ blockend(Func *f, const Blk *b)
 	return b->end;
 }
 
+/* What a wgmma writing a chain's registers leaves running after
+ * statements [i, end) from state st: bit 1, such a wgmma not yet
+ * committed; bit 2, one committed and not waited for. */
+static uint8_t
+flight(Func *f, uint32_t i, uint32_t end, uint8_t st, const uint8_t *mark,
+	Rv *d, Rv *u)
+{
+	for (; i < end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		if (s->op == Owgmma_mma_async && touches(s, mark, d, u))
+			st |= 1;
+		else if (wgaligned(s, Owgmma_commit_group) && (st & 1))
+			st = 2;
+		else if (wgwaitzero(s))
+			st &= 1;
+	}
+	return st;
+}
+
+/* Whether such a wgmma may still run where the pass stores the chains,
+ * at the end of each block entering loop L or its exit E from
+ * elsewhere: the store would race with it (the line mutator left one
+ * running into the loop; the validator refused the store).  A forward
+ * pass over the blocks to a fixed point. */
+static int
+inflight(Func *f, uint32_t L, uint32_t E, const uint8_t *mark)
+{
+	Ana *A = f->ana;
+	uint8_t *in = calloc(A->nblk + 1, 1), *out = calloc(A->nblk + 1, 1);
+	Rv d = {0}, u = {0};
+	int bad = 0;
+
+	for (int changed = 1; changed; ) {
+		changed = 0;
+		for (uint32_t b = 0; b < A->nblk; b++) {
+			Blk *k = &A->blk[b];
+			uint8_t st = 0;
+			for (uint32_t q = 0; q < k->npred; q++)
+				st |= out[k->pred[q]];
+			uint8_t o = flight(f, k->first, k->end, st, mark, &d, &u);
+			changed |= st != in[b] || o != out[b];
+			in[b] = st, out[b] = o;
+		}
+	}
+	for (int w = 0; w < 2 && !bad; w++) {
+		Blk *t = &A->blk[w ? E : L];
+		for (uint32_t q = 0; q < t->npred && !bad; q++) {
+			uint32_t p = t->pred[q];
+			Blk *k = &A->blk[p];
+			bad = p != L && flight(f, k->first, blockend(f, k), in[p],
+				mark, &d, &u) != 0;
+		}
+	}
+	free(in);
+	free(out);
+	free(d.v);
+	free(u.v);
+	return bad;
+}
+
 /* Rewrites loop block L with group g.  Returns the accesses added. */
 static uint32_t
 xrewrite(Module *m, Func *f, const Blk *L, const Blk *E, Grp *g,
@@ -535,7 +602,8 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 		|| !inlines(lines, &f->stmt[g->fence]))
 			continue;
 		memset(mv, 0, f->nstmt + 1);
-		if (plan(f, L->first, L->end, g, mark, mv) < 0)
+		if (plan(f, L->first, L->end, g, mark, mv) < 0
+		|| inflight(f, b, ex, mark))
 			continue;
 		if (g->c[0].touch == UINT32_MAX)
 			g->c[0].touch = g->fence;
