@@ -369,58 +369,70 @@ fragments(Stmt *s, uint8_t *r)
 				r[s->opd[k].sub[j].reg] |= 8;
 }
 
-/* f's statements from commit on: commit, wait, the late ones, then a
- * fence and the P*V group.  Moves that group's first chain (and its
- * descriptor math) to before commit.  Returns how many wgmmas moved. */
-static uint32_t
-pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
+/* The chain pull() would move: after the commit and the split's wait,
+ * plain statements, the group's fence (*fence), its first wgmma (*p0)
+ * and the last of the same accumulators with plain statements between
+ * (*p1).  Returns the accumulators' key, or -1 when there is none. */
+static int32_t
+chainafter(Func *f, uint32_t commit, const uint8_t *tgt, uint32_t *fence,
+	uint32_t *p0, uint32_t *p1, Rv *d, Rv *u)
 {
-	Rv d = {0}, u = {0};
-	uint32_t fence, c2, p0, p1, n = 0, i, k;
-	uint8_t *r = 0, *in = 0;
+	uint32_t i, c2;
 	int32_t key;
 
-	for (fence = commit + 2; fence < f->nstmt
-	&& plain(&f->stmt[fence], tgt, fence); fence++)
+	for (i = commit + 2; i < f->nstmt && plain(&f->stmt[i], tgt, i); i++)
 		;
-	if (fence == f->nstmt || !wgaligned(&f->stmt[fence], Owgmma_fence))
-		goto out;
-	for (p0 = fence + 1; p0 < f->nstmt; p0++)
-		if ((f->stmt[p0].kind == Sins
-		&& f->stmt[p0].op == Owgmma_mma_async)
-		|| !plain(&f->stmt[p0], tgt, p0))
+	if (i == f->nstmt || !wgaligned(&f->stmt[i], Owgmma_fence))
+		return -1;
+	*fence = i;
+	for (i = *fence + 1; i < f->nstmt; i++)
+		if ((f->stmt[i].kind == Sins
+		&& f->stmt[i].op == Owgmma_mma_async)
+		|| !plain(&f->stmt[i], tgt, i))
 			break;
-	if (p0 == f->nstmt || f->stmt[p0].op != Owgmma_mma_async
-	|| f->stmt[p0].guard || (key = acc0(&f->stmt[p0], &d, &u)) < 0)
-		goto out;
+	if (i == f->nstmt || f->stmt[i].op != Owgmma_mma_async
+	|| f->stmt[i].guard || (key = acc0(&f->stmt[i], d, u)) < 0)
+		return -1;
+	*p0 = *p1 = i;
 	/* the chain: wgmmas of key, plain statements between */
-	for (p1 = p0, c2 = p0 + 1; c2 < f->nstmt; c2++) {
+	for (c2 = *p0 + 1; c2 < f->nstmt; c2++) {
 		Stmt *s = &f->stmt[c2];
 		if (s->kind == Sins && s->op == Owgmma_mma_async) {
-			if (s->guard || acc0(s, &d, &u) != key)
+			if (s->guard || acc0(s, d, u) != key)
 				break;
-			p1 = c2;
+			*p1 = c2;
 		} else if (!plain(s, tgt, c2))
 			break;
 	}
-	r = calloc(f->nreg + 1, 1);
-	in = calloc(f->nstmt + 1, 1);
-	/* the deferred chain's accumulators (4) and what it reads (16):
-	 * in flight until the wait, which the pulled statements precede */
+	return key;
+}
+
+/* Marks in r the deferred chain's accumulators (4) and what it reads
+ * (16), and the pulled chain's registers (markrs, fragments), its
+ * wgmmas in in[].  Returns how many those are, or 0 where the two
+ * chains meet. */
+static uint32_t
+markchains(Func *f, uint32_t commit, uint32_t p0, uint32_t p1, uint8_t *r,
+	uint8_t *in, Rv *d, Rv *u)
+{
+	uint32_t i, k, n = 0;
+
+	/* the deferred chain's: in flight until the wait, which the pulled
+	 * statements precede */
 	for (i = commit; i-- > 0 && !wgaligned(&f->stmt[i], Owgmma_fence);)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
-			d.n = u.n = 0;
-			defuse(&f->stmt[i], &d, &u);
-			for (k = 0; k < d.n; k++)
-				r[d.v[k]] |= 4;
-			for (k = 0; k < u.n; k++)
-				r[u.v[k]] |= 16;
+			d->n = u->n = 0;
+			defuse(&f->stmt[i], d, u);
+			for (k = 0; k < d->n; k++)
+				r[d->v[k]] |= 4;
+			for (k = 0; k < u->n; k++)
+				r[u->v[k]] |= 16;
 		}
 	for (i = p0; i <= p1; i++)
 		if (f->stmt[i].kind == Sins
 		&& f->stmt[i].op == Owgmma_mma_async) {
-			markrs(&f->stmt[i], r, &d, &u);
+			markrs(&f->stmt[i], r, d, u);
 			fragments(&f->stmt[i], r);
 			in[i] = 1;
 			n++;
@@ -431,50 +443,78 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 	 * accumulator) */
 	for (i = 0; i < f->nreg; i++)
 		if ((r[i] & 4 && r[i] & (1 | 2 | 8)) || (r[i] & 16 && r[i] & 1))
-			goto none;
-	/* the descriptor math: what defines a register they read, back
-	 * to the commit, itself plain arithmetic */
+			return 0;
+	return n;
+}
+
+/* The descriptor math: what defines a register the pulled wgmmas read,
+ * back to the commit, itself plain arithmetic, into in[].  Returns 0,
+ * or -1 where some of it cannot come. */
+static int
+slice(Func *f, uint32_t commit, uint32_t p1, uint8_t *r, uint8_t *in,
+	Rv *d, Rv *u)
+{
+	uint32_t i, k;
+
 	for (i = p1; i-- > commit + 1;) {
 		Stmt *s = &f->stmt[i];
 		if (in[i] || s->kind != Sins)
 			continue;
-		d.n = u.n = 0;
-		defuse(s, &d, &u);
+		d->n = u->n = 0;
+		defuse(s, d, u);
 		int need = 0;
-		for (k = 0; k < d.n; k++)
-			need |= r[d.v[k]] & 2 && !(r[d.v[k]] & 1);
+		for (k = 0; k < d->n; k++)
+			need |= r[d->v[k]] & 2 && !(r[d->v[k]] & 1);
 		if (!need)
 			continue;
-		if (opklass(s) != Kpure || s->guard || d.n != 1
-		|| (r[d.v[0]] & (4 | 8 | 16)))
-			goto none;
+		if (opklass(s) != Kpure || s->guard || d->n != 1
+		|| (r[d->v[0]] & (4 | 8 | 16)))
+			return -1;
 		in[i] = 1;
 		/* an earlier write of its register is not needed (and, left
 		 * where it is, stops the pull below if it must pass); one that
 		 * reads the deferred chain's accumulators cannot come (fo52) */
-		r[d.v[0]] |= 1;
-		for (k = 0; k < u.n; k++)
-			if (r[u.v[k]] & 4)
-				goto none;
-		for (k = 0; k < u.n; k++)
-			r[u.v[k]] |= 2;
+		r[d->v[0]] |= 1;
+		for (k = 0; k < u->n; k++)
+			if (r[u->v[k]] & 4)
+				return -1;
+		for (k = 0; k < u->n; k++)
+			r[u->v[k]] |= 2;
 	}
-	/* what they pass leaves their registers alone (their definitions
-	 * included: a slice statement's register is theirs) */
+	return 0;
+}
+
+/* What the pulled statements pass (from the commit to p1) leaves their
+ * registers alone, their definitions included (a slice statement's
+ * register is theirs), and holds no other fence.  r is reused. */
+static int
+passable(Func *f, uint32_t commit, uint32_t fence, uint32_t p1, uint8_t *r,
+	const uint8_t *in, Rv *d, Rv *u)
+{
+	uint32_t i;
+
 	for (i = 0; i < f->nreg + 1; i++)
 		r[i] = 0;
 	for (i = commit + 1; i <= p1; i++)
 		if (in[i])
-			markrs(&f->stmt[i], r, &d, &u);
+			markrs(&f->stmt[i], r, d, u);
 	for (i = commit; i <= p1; i++)
-		if (!in[i] && (!passes(&f->stmt[i], r, &d, &u)
+		if (!in[i] && (!passes(&f->stmt[i], r, d, u)
 		|| (f->stmt[i].kind == Sins && f->stmt[i].op == Owgmma_fence
 		&& i != fence)))
-			goto none;
-	/* the deferred chain's group is closed first, so that the wait
-	 * can leave the pulled chain's group in flight (wait_group 1)
-	 * over the second half's softmax */
+			return 0;
+	return 1;
+}
+
+/* The statements in[] moved to before commit.  The deferred chain's
+ * group is closed first, so that the wait can leave the pulled chain's
+ * group in flight (wait_group 1) over the second half's softmax. */
+static void
+rebuild(Module *m, Func *f, uint32_t commit, uint32_t p1, const uint8_t *in)
+{
 	Stmt *v = alloc(m->a, (f->nstmt + 1) * sizeof *v);
+	uint32_t i, k;
+
 	for (i = k = 0; i < commit; i++)
 		v[k++] = f->stmt[i];
 	v[k++] = fresh(&f->stmt[commit]);
@@ -490,12 +530,29 @@ pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
 		}
 	f->stmt = v;
 	f->nstmt = k;
-	goto out;
-none:
-	n = 0;
-out:
-	free(r);
-	free(in);
+}
+
+/* f's statements from commit on: commit, wait, the late ones, then a
+ * fence and the P*V group.  Moves that group's first chain (and its
+ * descriptor math) to before commit.  Returns how many wgmmas moved. */
+static uint32_t
+pull(Module *m, Func *f, uint32_t commit, const uint8_t *tgt)
+{
+	Rv d = {0}, u = {0};
+	uint32_t fence, p0, p1, n = 0;
+
+	if (chainafter(f, commit, tgt, &fence, &p0, &p1, &d, &u) >= 0) {
+		uint8_t *r = calloc(f->nreg + 1, 1);
+		uint8_t *in = calloc(f->nstmt + 1, 1);
+		n = markchains(f, commit, p0, p1, r, in, &d, &u);
+		if (n && (slice(f, commit, p1, r, in, &d, &u)
+		|| !passable(f, commit, fence, p1, r, in, &d, &u)))
+			n = 0;
+		if (n)
+			rebuild(m, f, commit, p1, in);
+		free(r);
+		free(in);
+	}
 	free(d.v);
 	free(u.v);
 	return n;
