@@ -128,20 +128,16 @@ spinloop(const Func *f, const Blk *b, uint32_t self)
 	return 1;
 }
 
-static int
-alike(Func *f, Module *m)
+/* Post-dominators of A's blocks: w words a block, bit y of block b set
+ * when every path from b to an end passes y. */
+static uint64_t *
+postdoms(const Ana *A, uint32_t w)
 {
-	fillcfg(f, m);
-	Ana *A = f->ana;
-	uint32_t nb = A->nblk, w = (nb + 63) / 64, *st = xmalloc((nb + 1)
-		* sizeof *st);
+	uint32_t nb = A->nblk;
 	uint64_t *pd = xmalloc(((size_t)nb * w + 1) * sizeof *pd);
-	uint8_t *var = calloc(f->nreg + 1, 1), *odd = calloc(nb + 1, 1);
-	uint8_t *seen = calloc(nb + 1, 1);
-	int ok = 1, grew = 1;
-	Rv d = {0}, u = {0};
+	int grew = 1;
 
-	for (uint32_t b = 0; b < nb; b++) {     /* post-dominators */
+	for (uint32_t b = 0; b < nb; b++) {
 		memset(pd + (size_t)b * w, A->blk[b].nsucc ? 0xff : 0,
 			w * sizeof *pd);
 		pd[(size_t)b * w + b / 64] |= 1ull << (b % 64);
@@ -158,68 +154,121 @@ alike(Func *f, Module *m)
 				pd[(size_t)b * w + q] = y;
 			}
 	}
-	/* a block from which no path ends: its post-dominators say
-	 * nothing, so nothing is known */
+	return pd;
+}
+
+/* Whether a path ends from every block: from one that no path leaves
+ * the post-dominators say nothing, so nothing is known.  mark and st
+ * are scratch (mark left zero). */
+static int
+allend(const Ana *A, uint8_t *mark, uint32_t *st)
+{
 	uint32_t n0 = 0;
-	for (uint32_t b = 0; b < nb; b++)
+	int ok = 1;
+
+	for (uint32_t b = 0; b < A->nblk; b++)
 		if (!A->blk[b].nsucc)
-			odd[b] = 1, st[n0++] = b;
+			mark[b] = 1, st[n0++] = b;
 	while (n0) {
 		const Blk *B = &A->blk[st[--n0]];
 		for (uint32_t k = 0; k < B->npred; k++)
-			if (!odd[B->pred[k]])
-				odd[B->pred[k]] = 1, st[n0++] = B->pred[k];
+			if (!mark[B->pred[k]])
+				mark[B->pred[k]] = 1, st[n0++] = B->pred[k];
 	}
-	for (uint32_t b = 0; b < nb; b++)
-		ok &= odd[b], odd[b] = 0;
-	for (grew = 1; grew && ok;) {
-		grew = 0;
-		for (uint32_t i = 0; i < f->nstmt; i++) {
-			Stmt *s = &f->stmt[i];
-			if (s->kind != Sins)
-				continue;
-			int bad = odd[A->blkof[i]] || (s->guard
-				&& varies(s->guard, var))
-				|| (opklass(s) != Kpure && !(s->op == Old
-				&& hasmod(s, ".param")));
-			for (uint32_t k = 1; k < s->nop && !bad; k++)
-				bad = varies(&s->opd[k], var);
-			d.n = u.n = 0;
-			defuse(s, &d, &u);
-			for (uint32_t k = 0; k < d.n && bad; k++)
-				if (!var[d.v[k]])
-					var[d.v[k]] = 1, grew = 1;
+	for (uint32_t b = 0; b < A->nblk; b++)
+		ok &= mark[b], mark[b] = 0;
+	return ok;
+}
+
+/* Registers that may differ between threads (var): written by what is
+ * not pure, from what varies, under a guard that varies, or in a block
+ * some threads skip (odd).  Returns whether var grew. */
+static int
+varying(Func *f, const Ana *A, uint8_t *var, const uint8_t *odd, Rv *d,
+	Rv *u)
+{
+	int grew = 0;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		int bad = odd[A->blkof[i]] || (s->guard
+			&& varies(s->guard, var))
+			|| (opklass(s) != Kpure && !(s->op == Old
+			&& hasmod(s, ".param")));
+		for (uint32_t k = 1; k < s->nop && !bad; k++)
+			bad = varies(&s->opd[k], var);
+		d->n = u->n = 0;
+		defuse(s, d, u);
+		for (uint32_t k = 0; k < d->n && bad; k++)
+			if (!var[d->v[k]])
+				var[d->v[k]] = 1, grew = 1;
+	}
+	return grew;
+}
+
+/* Blocks some threads skip (odd): those a branch whose guard varies
+ * reaches before its post-dominators.  Returns whether odd grew; *ok
+ * goes 0 at a ret or exit that some threads take. */
+static int
+skipped(Func *f, const Ana *A, const uint64_t *pd, uint32_t w,
+	const uint8_t *var, uint8_t *odd, uint8_t *seen, uint32_t *st, int *ok)
+{
+	uint32_t nb = A->nblk;
+	int grew = 0;
+
+	for (uint32_t b = 0; b < nb; b++) {
+		const Blk *B = &A->blk[b];
+		const Stmt *t = B->end ? &f->stmt[B->end - 1] : 0;
+		uint32_t n = 0;
+		if (!t || t->kind != Sins || opklass((Stmt *)t) != Kctl
+		|| !t->guard || !varies(t->guard, var)
+		|| (t->op == Obra && spinloop(f, B, b)))
+			continue;
+		if (t->op != Obra) {    /* a ret or exit some take */
+			*ok = 0;
+			break;
 		}
-		for (uint32_t b = 0; b < nb; b++) {
-			const Blk *B = &A->blk[b];
-			const Stmt *t = B->end ? &f->stmt[B->end - 1] : 0;
-			uint32_t n = 0;
-			if (!t || t->kind != Sins || opklass((Stmt *)t) != Kctl
-			|| !t->guard || !varies(t->guard, var)
-			|| (t->op == Obra && spinloop(f, B, b)))
-				continue;
-			if (t->op != Obra) {    /* a ret or exit some take */
-				ok = 0;
+		/* each block once for this branch: another's region may end
+		 * where this one goes on */
+		memset(seen, 0, nb + 1);
+		for (uint32_t c = b;;) {
+			for (uint32_t k = 0; k < A->blk[c].nsucc; k++) {
+				uint32_t y = A->blk[c].succ[k];
+				if (!seen[y] && (y == b
+				|| !(pd[(size_t)b * w + y / 64] >> (y % 64) & 1)))
+					seen[y] = 1, st[n++] = y;
+			}
+			if (!n)
 				break;
-			}
-			/* each block once for this branch: another's region
-			 * may end where this one goes on */
-			memset(seen, 0, nb + 1);
-			for (uint32_t c = b;;) {
-				for (uint32_t k = 0; k < A->blk[c].nsucc; k++) {
-					uint32_t y = A->blk[c].succ[k];
-					if (!seen[y] && (y == b
-					|| !(pd[(size_t)b * w + y / 64]
-					>> (y % 64) & 1)))
-						seen[y] = 1, st[n++] = y;
-				}
-				if (!n)
-					break;
-				c = st[--n];
-				grew |= !odd[c];
-				odd[c] = 1;
-			}
+			c = st[--n];
+			grew |= !odd[c];
+			odd[c] = 1;
 		}
+	}
+	return grew;
+}
+
+/* Whether every thread of the CTA meets the barriers at the same
+ * statements: no barrier in a block some threads skip, no ret or exit
+ * some threads take. */
+static int
+alike(Func *f, Module *m)
+{
+	fillcfg(f, m);
+	Ana *A = f->ana;
+	uint32_t nb = A->nblk, w = (nb + 63) / 64, *st = xmalloc((nb + 1)
+		* sizeof *st);
+	uint64_t *pd = postdoms(A, w);
+	uint8_t *var = calloc(f->nreg + 1, 1), *odd = calloc(nb + 1, 1);
+	uint8_t *seen = calloc(nb + 1, 1);
+	Rv d = {0}, u = {0};
+	int ok = allend(A, odd, st);
+
+	for (int grew = 1; grew && ok;) {
+		grew = varying(f, A, var, odd, &d, &u);
+		grew |= skipped(f, A, pd, w, var, odd, seen, st, &ok);
 	}
 	for (uint32_t i = 0; i < f->nstmt && ok; i++)
 		ok = !(ctabar(&f->stmt[i]) && odd[A->blkof[i]]);
