@@ -144,8 +144,12 @@ tsink(Func *f, const uint32_t *lines)
 		uint32_t w = i + 1, e;
 		while (w < f->nstmt && crossable(f, w, tm, tgt, &ld, &r))
 			w++;
+		/* a wait with operands (mangled: fo80's read and wrote
+		 * registers, which the move carried past their writes) is
+		 * no wait to carry */
 		if (w == f->nstmt || f->stmt[w].kind != Sins
-		|| f->stmt[w].op != Otcgen05_wait_ld || f->stmt[w].guard)
+		|| f->stmt[w].op != Otcgen05_wait_ld || f->stmt[w].guard
+		|| f->stmt[w].nop)
 			continue;
 		for (e = w + 1; e < f->nstmt
 			&& crossable(f, e, tm, tgt, &ld, &r); e++)
