@@ -343,7 +343,30 @@ closed(Func *f, const Refs *x, uint32_t lo, uint32_t hi)
 typedef struct Seen {
 	uint32_t *w, *r, *run, *mw, *mr, stamp;
 	uint8_t *read;          /* per register: read anywhere */
+	uint8_t *pxe;           /* earlymarks(), or 0 */
 } Seen;
+
+/* early's copies (`mov R, %pxeK_n`) keep their side of every write of
+ * a term of their sum, as in the schedulers (dag.c, pxeedges): the
+ * validator takes a copy only where the sum over the terms' current
+ * values is available (the line mutator, seed 265: hoist raised a
+ * convert writing a term above the wait loop, past early's copy below
+ * it).  1: s is such a copy, 2: s writes a term. */
+static int
+earlyrole(const Seen *sn, const Regs *r)
+{
+	int copy = 0, term = 0;
+
+	if (!sn->pxe)
+		return 0;
+	for (uint32_t k = 0; k < r->u.n; k++)
+		copy |= sn->pxe[r->u.v[k]] & Ereg;
+	for (uint32_t k = 0; k < r->d.n; k++) {
+		copy &= !(sn->pxe[r->d.v[k]] & Ereg);
+		term |= (sn->pxe[r->d.v[k]] & Eterm) != 0;
+	}
+	return (copy ? 1 : 0) | (term ? 2 : 0);
+}
 
 /* Per statement, the registers it reads for the last time: those not
  * live after it (live.c).  Text order would not do: Triton's peeled
@@ -674,9 +697,11 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		for (uint32_t q = 0; q < r->u.n; q++)
 			sn->run[r->u.v[q]] = sn->stamp;
 	}
+	int passed = 0;         /* early's roles of what stays (earlyrole) */
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
 		regsof(s, r);
+		int role = s->kind == Sins ? earlyrole(sn, r) : 0;
 		/* checked against all before it in the run and segment,
 		 * moved or not: the moved ones keep their order; and
 		 * against the waits it passes in the segment too (a
@@ -684,6 +709,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
+		&& !(role & 1 && passed & 2) && !(role & 2 && passed & 1)
 		&& gain(f, i, r, d, sn) > 0 && used(sn, r)
 		&& !twinabove(f, lo, hi, i, fx, d)) {
 			up[i - hi] = 1;
@@ -691,8 +717,10 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 			stampregs(sn->mw, sn->mr, sn->stamp, r);
 		}
 		see(sn, r);
-		if (!up[i - hi])
+		if (!up[i - hi]) {
 			done |= completed(f, i, i + 1);
+			passed |= role;
+		}
 	}
 	if (n) {
 		/* [moved ones][lo..hi)[the rest of the segment], and each
@@ -784,7 +812,7 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 		calloc(f->nreg + 1, sizeof *sn.run),
 		calloc(f->nreg + 1, sizeof *sn.mw),
 		calloc(f->nreg + 1, sizeof *sn.mr), 0,
-		calloc(f->nreg + 1, 1)};
+		calloc(f->nreg + 1, 1), earlymarks(f)};
 	uint8_t *tm = tmemnames(f);
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -809,6 +837,7 @@ hoist(Module *m, Func *f, const uint32_t *lines)
 	free(sn.mw);
 	free(sn.mr);
 	free(sn.read);
+	free(sn.pxe);
 	free(r.d.v);
 	free(r.u.v);
 	return moved;
