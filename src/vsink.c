@@ -116,6 +116,7 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 {
 	uint32_t n = 0;
 	int waited = 0;
+	uint8_t *tgt = 0;       /* vbranchtargets, when a label is met */
 
 	memset(w, 0, f->nreg + 1);
 	memset(r, 0, f->nreg + 1);
@@ -124,6 +125,12 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 		Acc a = {0};
 		int take = 0;
 		if (s->kind == Sloc)
+			continue;
+		/* tsink takes the load past a label no branch names, too (the
+		 * line mutator, seed 289) */
+		if (s->kind == Slabel && loose && !tgt)
+			tgt = vbranchtargets(f);
+		if (s->kind == Slabel && loose && !tgt[j])
 			continue;
 		if (s->kind != Sins || s->guard)
 			break;
@@ -154,6 +161,7 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 			break;
 		g[n++] = j;
 	}
+	free(tgt);
 	return waited ? n : 0;
 }
 
