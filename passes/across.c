@@ -346,28 +346,6 @@ typedef struct Seen {
 	uint8_t *pxe;           /* earlymarks(), or 0 */
 } Seen;
 
-/* early's copies (`mov R, %pxeK_n`) keep their side of every write of
- * a term of their sum, as in the schedulers (dag.c, pxeedges): the
- * validator takes a copy only where the sum over the terms' current
- * values is available (the line mutator, seed 265: hoist raised a
- * convert writing a term above the wait loop, past early's copy below
- * it).  1: s is such a copy, 2: s writes a term. */
-static int
-earlyrole(const Seen *sn, const Regs *r)
-{
-	int copy = 0, term = 0;
-
-	if (!sn->pxe)
-		return 0;
-	for (uint32_t k = 0; k < r->u.n; k++)
-		copy |= sn->pxe[r->u.v[k]] & Ereg;
-	for (uint32_t k = 0; k < r->d.n; k++) {
-		copy &= !(sn->pxe[r->d.v[k]] & Ereg);
-		term |= (sn->pxe[r->d.v[k]] & Eterm) != 0;
-	}
-	return (copy ? 1 : 0) | (term ? 2 : 0);
-}
-
 /* Per statement, the registers it reads for the last time: those not
  * live after it (live.c).  Text order would not do: Triton's peeled
  * first iteration and its loop write the same P registers, so the
@@ -701,7 +679,12 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
 		regsof(s, r);
-		int role = s->kind == Sins ? earlyrole(sn, r) : 0;
+		/* early's copies keep their side of every write of a
+		 * term of their sum (earlyrole; the line mutator, seed
+		 * 265: hoist raised a convert writing a term above the
+		 * wait loop, past early's copy below it) */
+		int role = s->kind == Sins && sn->pxe ? earlyrole(sn->pxe,
+			r->d.v, r->d.n, r->u.v, r->u.n) : 0;
 		/* checked against all before it in the run and segment,
 		 * moved or not: the moved ones keep their order; and
 		 * against the waits it passes in the segment too (a
@@ -709,7 +692,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
 		&& !touches(r, tm, done) && !follows(sn, r)
-		&& !(role & 1 && passed & 2) && !(role & 2 && passed & 1)
+		&& !(role & Ecopy && passed & Ewterm)
+		&& !(role & Ewterm && passed & Ecopy)
 		&& gain(f, i, r, d, sn) > 0 && used(sn, r)
 		&& !twinabove(f, lo, hi, i, fx, d)) {
 			up[i - hi] = 1;

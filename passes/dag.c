@@ -400,19 +400,13 @@ pxeedges(Dag *g, const uint8_t *pxe)
 {
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		Node *n = &g->node[i];
-		int copy = 0;
-		for (uint32_t k = 0; k < n->nuse; k++)
-			copy |= pxe[n->use[k]] & Ereg;
-		for (uint32_t k = 0; k < n->ndef; k++)
-			copy &= !(pxe[n->def[k]] & Ereg);
-		if (n->marker || !copy)
+		if (n->marker || !(earlyrole(pxe, n->def, n->ndef, n->use,
+			n->nuse) & Ecopy))
 			continue;
 		for (uint32_t j = 0; j < g->nnode; j++) {
 			Node *m = &g->node[j];
-			int t = 0;
-			for (uint32_t k = 0; k < m->ndef && !t; k++)
-				t = (pxe[m->def[k]] & Eterm) != 0;
-			if (t && j != i)
+			if (j != i && earlyrole(pxe, m->def, m->ndef, m->use,
+				m->nuse) & Ewterm)
 				edge(g, j < i ? j : i, j < i ? i : j);
 		}
 	}

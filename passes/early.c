@@ -591,6 +591,27 @@ earlymarks(Func *f)
 	return m;
 }
 
+/* What a statement is to early's sums, by the registers it writes
+ * (def) and reads (use), pxe from earlymarks(): Ecopy, one of early's
+ * copies (it reads early's registers and writes none); Ewterm, it
+ * writes a term.  A copy keeps its side of every write of a term
+ * (dag.c, across.c): the validator takes a copy only where the sum
+ * over the terms' current values is available. */
+int
+earlyrole(const uint8_t *pxe, const int32_t *def, uint32_t ndef,
+	const int32_t *use, uint32_t nuse)
+{
+	int copy = 0, term = 0;
+
+	for (uint32_t k = 0; k < nuse; k++)
+		copy |= pxe[use[k]] & Ereg;
+	for (uint32_t k = 0; k < ndef; k++) {
+		copy &= !(pxe[def[k]] & Ereg);
+		term |= (pxe[def[k]] & Eterm) != 0;
+	}
+	return (copy ? Ecopy : 0) | (term ? Ewterm : 0);
+}
+
 /* Whether no register of f starts with %pxe: then %pxeK_<n> are free
  * names for the registers the pass declares. */
 static int

@@ -733,6 +733,10 @@ enum {
 	Eterm = 4,      /* not early's, read by a writer of early's: a term */
 };
 uint8_t *earlymarks(Func *);
+/* what a statement is to early's sums (early.c, earlyrole) */
+enum { Ecopy = 1, Ewterm = 2 };
+int earlyrole(const uint8_t *pxe, const int32_t *def, uint32_t ndef,
+	const int32_t *use, uint32_t nuse);
 /* a register operand named name, bound by the next resolve() */
 Opnd regopnd(Str name);
 /* .reg TYPE PRE<N>, to stand at declat(f): after the body's leading

@@ -105,18 +105,20 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
 
 /* The group at the tcgen05.ld at i: its statements' indices into g,
  * their registers (written, read) marked in w and r; 0 when there is
- * no unguarded tcgen05.wait::ld right after the load.  loose: pass
- * over arithmetic and plain loads and stores apart from the group,
- * before the wait too (the original's group, which an earlier pass may
- * have closed up before tsink=far moved it: tsink takes the load and
- * its wait down past such statements).  Which statements pair is a
- * guess; the order of B' is proven by body() once the group is back. */
+ * no unguarded tcgen05.wait::ld right after the load.  loose (f's
+ * vmovables(), or 0): pass over arithmetic and plain loads and stores
+ * apart from the group, before the wait too, and labels no branch
+ * names (the original's group, which an earlier pass may have closed
+ * up before tsink=far moved it: tsink takes the load and its wait down
+ * past such statements; the line mutator, seed 289, put a label
+ * there).  Which statements pair is a guess; the order of B' is proven
+ * by body() once the group is back. */
 static uint32_t
-group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
+group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r,
+	const uint8_t *loose)
 {
 	uint32_t n = 0;
 	int waited = 0;
-	uint8_t *tgt = 0;       /* vbranchtargets, when a label is met */
 
 	memset(w, 0, f->nreg + 1);
 	memset(r, 0, f->nreg + 1);
@@ -126,11 +128,7 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 		int take = 0;
 		if (s->kind == Sloc)
 			continue;
-		/* tsink takes the load past a label no branch names, too (the
-		 * line mutator, seed 289) */
-		if (s->kind == Slabel && loose && !tgt)
-			tgt = vbranchtargets(f);
-		if (s->kind == Slabel && loose && !tgt[j])
+		if (s->kind == Slabel && loose && loose[j] == 2)
 			continue;
 		if (s->kind != Sins || s->guard)
 			break;
@@ -161,7 +159,6 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r, int loose)
 			break;
 		g[n++] = j;
 	}
-	free(tgt);
 	return waited ? n : 0;
 }
 
@@ -761,20 +758,21 @@ counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 	return *q < i;
 }
 
-/* B's group at i, statements of A's at k: how many of it, or 0.  With
- * v->whole, all of B's group (its load and wait A's): the arithmetic
- * past A's group then goes back with it, and body() proves it where A
- * has it, as a statement hoist raised (hoist, then tsink=far, carry
- * a multiply up past a wait and back down: the line mutator). */
+/* B's group at i, statements of A's at k (mva: vmovables(A)): how many
+ * of it, or 0.  With v->whole, all of B's group (its load and wait
+ * A's): the arithmetic past A's group then goes back with it, and
+ * body() proves it where A has it, as a statement hoist raised (hoist,
+ * then tsink=far, carry a multiply up past a wait and back down: the
+ * line mutator). */
 static uint32_t
-samegroup(Vs *v, uint32_t i, uint32_t k, uint32_t *g, uint8_t *gw,
-	uint8_t *gr)
+samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
+	uint8_t *gw, uint8_t *gr)
 {
 	Func *fa = v->a, *fb = v->b;
 	uint32_t n = group(fb, i, g, gw, gr, 0), m = 0;
 	uint32_t *ga = xmalloc(Maxgroup * sizeof *ga);
 	uint8_t *aw = calloc(fa->nreg + 1, 1), *ar = calloc(fa->nreg + 1, 1);
-	uint32_t na = n ? group(fa, k, ga, aw, ar, 1) : 0;
+	uint32_t na = n ? group(fa, k, ga, aw, ar, mva) : 0;
 	Str *ta = xmalloc((na + 1) * sizeof *ta);
 
 	/* A's statements, in any order: a scheduler may have reordered
@@ -867,7 +865,7 @@ unsinkone(Vs *v, Module *mb, uint32_t *g, uint8_t *gw, uint8_t *gr)
 		if (s->kind != Sins || s->op != Otcgen05_ld || s->guard
 		|| !counterpart(v, mva, i, &k, &q))
 			continue;
-		if (!(n = samegroup(v, i, k, g, gw, gr))) {
+		if (!(n = samegroup(v, mva, i, k, g, gw, gr))) {
 			rc = fail(v, i, "not with the same wait and arithmetic");
 			break;
 		}
