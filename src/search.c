@@ -609,8 +609,14 @@ int
 search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	Pipe *v, int *nvp)
 {
-	int nv = variants(o, v, o->tries < 2 ? 2 : o->tries > Maxvar
-		? Maxvar : o->tries), maj, min, nk;
+	/* xspill=all, a candidate of --time's alone, comes on top of the
+	 * tries: in their place it had pushed the last wgmma variant
+	 * (wgsplit=pv,wgwait) out of an 8-try search, which on the H100
+	 * ran Triton's d128_n128 at 0.855 of the input's time while
+	 * --time kept the input (thirtieth session) */
+	int xa = o->xspill == 2, t = o->tries < 2 ? 2 : o->tries;
+	int nv = variants(o, v, (t > Maxvar - xa ? Maxvar - xa : t) + xa),
+		maj, min, nk;
 	char dir[] = "/tmp/ptxpress.XXXXXX";
 	char *ptxas = ptxasfind(o->ptxas);
 	Var *var;
