@@ -57,136 +57,199 @@
 #include "all.h"
 #include "valid.h"
 
-/* Walks both bodies fixed statement by fixed statement. */
-static int
-body(Func *fa, Func *fb, Buf *why)
-{
-	/* first: every text below (constants' too) knows the scopes */
-	uint8_t *sca = vscopedregs(fa), *scb = vscopedregs(fb);
-	vscoped[0].f = fa, vscoped[0].sc = sca;
-	vscoped[1].f = fb, vscoped[1].sc = scb;
-	vparamaddr = !fa->entry && (vtakesparam(fa) || vtakesparam(fb));
-	uint8_t *ma = vmovables(fa), *mb = vmovables(fb);
-	uint32_t i = 0, j = 0, nk;
-	int rc = 0;
+/* What body() holds while it walks both bodies: the tables every
+ * segment's proof reads, and what the proofs left for the end. */
+typedef struct Bodies {
+	Func *fa, *fb;
+	Buf *why;
+	uint8_t *sca, *scb;         /* vscopedregs() */
+	uint8_t *ma, *mb;           /* vmovables() */
+	uint32_t *writes, nk, nlc, nseg;
+	uint8_t *tm;                /* vtmemregs(fa) */
+	Str *konst;
 	int32_t *kload;
-	uint32_t *writes = vwritecount(fa, 0);
-	uint8_t *tm = vtmemregs(fa);
-	Str *konst = vkonstants(fa, writes, tm, &nk, &kload);
-	Dom *adom = 0;
-	uint32_t *tally = vtally(fa);
-	size_t nr = (size_t)fa->nreg + 1;
-	int32_t *lastw = xmalloc(nr * sizeof *lastw);
-	uint32_t *maxr = xmalloc(nr * sizeof *maxr);
-	uint8_t *seen = xmalloc(nr);
-	int32_t *vs = xmalloc(4 * nr * sizeof *vs);
-	uint8_t *tb = vbranchtargets(fb), *xb = calloc(fb->nstmt + 1, 1);
-	int32_t *amap = xmalloc((fa->nstmt + 1) * sizeof *amap);
-	uint32_t nlc;
-	Lc *lc = vloopchains(fa, writes, tm, &nlc);
-	Pend pend = {0};
-	Up up = {0};
-	Later later = {0};
-	uint8_t *wx = calloc(fb->nstmt + 1, 1);
-	uint32_t nseg = 0, *astart = xmalloc((fa->nstmt + fb->nstmt + 2)
-		* 4 * sizeof *astart);
-	uint32_t *aend = astart + fa->nstmt + fb->nstmt + 2;
-	uint32_t *bstart = aend + fa->nstmt + fb->nstmt + 2;
-	uint32_t *bend = bstart + fa->nstmt + fb->nstmt + 2;
+	Dom *adom;
+	uint32_t *tally, *maxr;
+	int32_t *lastw, *vs, *amap;
+	uint8_t *seen, *tb, *xb, *wx;
+	Lc *lc;
+	Pend pend;
+	Up up;
+	Later later;
+	uint32_t *astart, *aend, *bstart, *bend;    /* each segment's bounds */
+} Bodies;
 
+static void
+bodiesopen(Bodies *w, Func *fa, Func *fb, Buf *why)
+{
+	size_t nr = (size_t)fa->nreg + 1, ns = fa->nstmt + fb->nstmt + 2;
+
+	*w = (Bodies){.fa = fa, .fb = fb, .why = why};
+	/* first: every text below (constants' too) knows the scopes */
+	w->sca = vscopedregs(fa), w->scb = vscopedregs(fb);
+	vscoped[0].f = fa, vscoped[0].sc = w->sca;
+	vscoped[1].f = fb, vscoped[1].sc = w->scb;
+	vparamaddr = !fa->entry && (vtakesparam(fa) || vtakesparam(fb));
+	w->ma = vmovables(fa), w->mb = vmovables(fb);
+	w->writes = vwritecount(fa, 0);
+	w->tm = vtmemregs(fa);
+	w->konst = vkonstants(fa, w->writes, w->tm, &w->nk, &w->kload);
+	w->tally = vtally(fa);
+	w->lastw = xmalloc(nr * sizeof *w->lastw);
+	w->maxr = xmalloc(nr * sizeof *w->maxr);
+	w->seen = xmalloc(nr);
+	w->vs = xmalloc(4 * nr * sizeof *w->vs);
+	w->tb = vbranchtargets(fb), w->xb = calloc(fb->nstmt + 1, 1);
+	w->amap = xmalloc((fa->nstmt + 1) * sizeof *w->amap);
 	for (uint32_t k = 0; k < fa->nstmt; k++)
-		amap[k] = -1;
+		w->amap[k] = -1;
+	w->lc = vloopchains(fa, w->writes, w->tm, &w->nlc);
+	w->wx = calloc(fb->nstmt + 1, 1);
+	w->astart = xmalloc(ns * 4 * sizeof *w->astart);
+	w->aend = w->astart + ns;
+	w->bstart = w->aend + ns;
+	w->bend = w->bstart + ns;
+}
+
+static void
+bodiesclose(Bodies *w)
+{
+	free(w->later.v);
+	free(w->wx);
+	free(w->pend.v);
+	for (uint32_t k = 0; k < w->up.n; k++) {
+		free(w->up.v[k].x.def);
+		free(w->up.v[k].x.use);
+	}
+	free(w->up.v);
+	free(w->astart);
+	free(w->tm);
+	free(w->lc);
+	free(w->writes);
+	free(w->amap);
+	free(w->ma);
+	free(w->mb);
+	free(w->tb);
+	free(w->xb);
+	free(w->tally);
+	free(w->lastw);
+	free(w->maxr);
+	free(w->seen);
+	free(w->vs);
+	domfree(w->adom);
+	free(w->kload);
+	free(w->konst);
+	vscoped[0].f = vscoped[1].f = 0;
+	free(w->sca);
+	free(w->scb);
+}
+
+/* B's segment runs over the waits it adds (a wait A has next pairs with
+ * A's, but for the first one after wgmmas the segment before deferred:
+ * theirs). */
+static void
+extrawaits(Bodies *w, Seg *g)
+{
+	Func *fa = w->fa, *fb = w->fb;
+	int took = 0;
+
+	for (;;) {
+		int def = !took && vlaterpending(&w->later, w->nseg);
+		while (g->b1 < fb->nstmt && w->mb[g->b1])
+			g->b1++;
+		if (g->b1 == fb->nstmt || !vextrawait(fb, w->tb, g->b1)
+		|| (!def && g->a1 < fa->nstmt
+		&& vtext(fa, &fa->stmt[g->a1])
+		== vtext(fb, &fb->stmt[g->b1])))
+			return;
+		w->xb[g->b1++] = 1;
+		took = 1;
+	}
+}
+
+/* Walks both bodies fixed statement by fixed statement, proving each
+ * segment between. */
+static int
+bodiessegs(Bodies *w)
+{
+	Func *fa = w->fa, *fb = w->fb;
+	uint32_t i = 0, j = 0;
+	int rc = 0;
+
 	while (!rc && (i < fa->nstmt || j < fb->nstmt)) {
-		Seg g = {fa, fb, i, i, j, j, why, 0, 0, konst, nk, kload, &adom,
-			tally, lastw, maxr, seen, vs, xb, amap, lc, nlc, &pend,
-			tm, &up, nseg, 0, &later, wx};
-		while (g.a1 < fa->nstmt && ma[g.a1])
+		Seg g = {fa, fb, i, i, j, j, w->why, 0, 0, w->konst, w->nk,
+			w->kload, &w->adom, w->tally, w->lastw, w->maxr,
+			w->seen, w->vs, w->xb, w->amap, w->lc, w->nlc,
+			&w->pend, w->tm, &w->up, w->nseg, 0, &w->later, w->wx};
+		while (g.a1 < fa->nstmt && w->ma[g.a1])
 			g.a1++;
-		/* B's segment runs over waits it adds (a wait A has next
-		 * pairs with A's, but for the first one after wgmmas the
-		 * segment before deferred: theirs) */
-		int took = 0;
-		for (;;) {
-			int def = !took && vlaterpending(&later, nseg);
-			while (g.b1 < fb->nstmt && mb[g.b1])
-				g.b1++;
-			if (g.b1 == fb->nstmt || !vextrawait(fb, tb, g.b1)
-			|| (!def && g.a1 < fa->nstmt
-			&& vtext(fa, &fa->stmt[g.a1])
-			== vtext(fb, &fb->stmt[g.b1])))
-				break;
-			xb[g.b1++] = 1;
-			took = 1;
-		}
-		astart[nseg] = g.a0, aend[nseg] = g.a1;
-		bstart[nseg] = g.b0, bend[nseg] = g.b1;
-		nseg++;
+		extrawaits(w, &g);
+		w->astart[w->nseg] = g.a0, w->aend[w->nseg] = g.a1;
+		w->bstart[w->nseg] = g.b0, w->bend[w->nseg] = g.b1;
+		w->nseg++;
 		if (g.a1 > g.a0 || g.b1 > g.b0)
-			rc = vsegment(&g, ma);
+			rc = vsegment(&g, w->ma);
 		i = g.a1;
 		j = g.b1;
 		if (rc)
 			break;
 		if (i < fa->nstmt && j < fb->nstmt) {
 			if (vtext(fa, &fa->stmt[i]) != vtext(fb, &fb->stmt[j]))
-				rc = vfail(why, fa, &fa->stmt[i],
+				rc = vfail(w->why, fa, &fa->stmt[i],
 					"fixed statement '%s' changed or moved",
 					vtext(fa, &fa->stmt[i]));
-			amap[i] = (int32_t)j;
+			w->amap[i] = (int32_t)j;
 			i++;
 			j++;
 		} else if (i < fa->nstmt || j < fb->nstmt) {
-			rc = vfail(why, fa, &fa->stmt[i < fa->nstmt ? i : 0],
+			rc = vfail(w->why, fa, &fa->stmt[i < fa->nstmt ? i : 0],
 				"%s", "the bodies end differently");
 		}
 	}
+	return rc;
+}
+
+/* What the segments left for the end: statements B runs earlier, wgmmas
+ * it runs later, and its copies of loop values. */
+static int
+bodiesend(Bodies *w)
+{
+	Func *fa = w->fa, *fb = w->fb;
 	Closed cl = {UINT32_MAX, 0, 0};
-	for (uint32_t k = 0; k < up.n && !rc; k++) {
-		Cand *c = &up.v[k];
+	int rc = 0;
+
+	for (uint32_t k = 0; k < w->up.n && !rc; k++) {
+		Cand *c = &w->up.v[k];
 		if (c->a < 0 && c->soft)
 			continue;
 		if (c->a < 0)
-			rc = vfail(why, fb, &fb->stmt[c->b], "'%s' appears in the "
-				"rewrite before a fixed statement but not in the "
-				"original", c->t);
+			rc = vfail(w->why, fb, &fb->stmt[c->b], "'%s' appears in "
+				"the rewrite before a fixed statement but not in "
+				"the original", c->t);
 		else
-			rc = vhoisted(fa, fb, c, aend, astart, bend, &cl, tm, why);
+			rc = vhoisted(fa, fb, c, w->aend, w->astart, w->bend,
+				&cl, w->tm, w->why);
 	}
-	for (uint32_t k = 0; k < later.n && !rc; k++)
-		if (later.v[k].b < 0)
-			rc = vfail(why, fa, &fa->stmt[later.v[k].a], "'%s' is "
-				"missing here and from the next segment",
-				later.v[k].t);
-	free(later.v);
-	free(wx);
-	if (!rc && pend.n)
-		rc = vloopvalues(fa, fb, amap, writes, &pend, why);
-	free(pend.v);
-	for (uint32_t k = 0; k < up.n; k++) {
-		free(up.v[k].x.def);
-		free(up.v[k].x.use);
-	}
-	free(up.v);
-	free(astart);
-	free(tm);
-	free(lc);
-	free(writes);
-	free(amap);
-	free(ma);
-	free(mb);
-	free(tb);
-	free(xb);
-	free(tally);
-	free(lastw);
-	free(maxr);
-	free(seen);
-	free(vs);
-	domfree(adom);
-	free(kload);
-	free(konst);
-	vscoped[0].f = vscoped[1].f = 0;
-	free(sca);
-	free(scb);
+	for (uint32_t k = 0; k < w->later.n && !rc; k++)
+		if (w->later.v[k].b < 0)
+			rc = vfail(w->why, fa, &fa->stmt[w->later.v[k].a], "'%s' "
+				"is missing here and from the next segment",
+				w->later.v[k].t);
+	if (!rc && w->pend.n)
+		rc = vloopvalues(fa, fb, w->amap, w->writes, &w->pend, w->why);
+	return rc;
+}
+
+static int
+body(Func *fa, Func *fb, Buf *why)
+{
+	Bodies w;
+
+	bodiesopen(&w, fa, fb, why);
+	int rc = bodiessegs(&w);
+	if (!rc)
+		rc = bodiesend(&w);
+	bodiesclose(&w);
 	return rc;
 }
 
