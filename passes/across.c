@@ -630,38 +630,35 @@ origins(Func *f, Dies *d)
 	free(tgt);
 }
 
-static uint32_t
-hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
-	Dies *d, const uint32_t *lines, const uint8_t *tm,
-	Seen *sn, Regs *r)
+/* Whether the run [lo, hi) keeps everything below it: a register is
+ * known from its .reg line on, so a statement moved above one may name
+ * what is not declared yet (hand-written PTX declares as it goes; the
+ * opt fuzzer's bpf_kernels), and an instruction the table does not know
+ * may touch any register (the validator says so too: opt fuzzer).  One
+ * inside a { } of the run (an inline asm's own registers) names nothing
+ * the moved statements, outside it, can see. */
+static int
+runholds(Func *f, uint32_t lo, uint32_t hi)
 {
-	uint32_t end = hi, n = 0, k = 0;
-	uint8_t *up;
-	/* before a wait, the tensor core may still be at the registers it
-	 * completes: nothing that touches them goes above it */
-	int done = completed(f, lo, hi);
-
-	while (end < f->nstmt && !fx[end])
-		end++;
-	/* a register is known from its .reg line on: a statement moved
-	 * above one may name what is not declared yet (hand-written PTX
-	 * declares as it goes; the opt fuzzer's bpf_kernels).  One inside
-	 * a { } of the run (an inline asm's own registers) names nothing
-	 * the moved statements, outside it, can see. */
 	for (uint32_t j = lo, depth = 0; j < hi; j++) {
 		depth -= f->stmt[j].kind == Sclose && depth;
 		if (f->stmt[j].kind == Sdecl && !depth)
-			return 0;
-		/* an instruction the table does not know may touch any
-		 * register (the validator says so too: opt fuzzer) */
+			return 1;
 		if (f->stmt[j].kind == Sins && f->stmt[j].op == Ounknown)
-			return 0;
+			return 1;
 		depth += f->stmt[j].kind == Sopen;
 	}
-	up = calloc(end - hi + 1, 1);
+	return 0;
+}
+
+/* Stamps what the run [lo, hi) and what rose above it in an earlier
+ * sweep touch: what rose stays before what rises now, as for one sweep
+ * (follows). */
+static void
+stamprun(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx, Dies *d,
+	Seen *sn, Regs *r)
+{
 	sn->stamp++;
-	/* what rose in an earlier sweep to the end of the segment above
-	 * the run stays before what rises now: as for one sweep (follows) */
 	for (uint32_t j = lo; j > 0 && !fx[j - 1]; j--)
 		if (d->risen[j - 1]) {
 			regsof(&f->stmt[j - 1], r);
@@ -675,6 +672,60 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		for (uint32_t q = 0; q < r->u.n; q++)
 			sn->run[r->u.v[q]] = sn->stamp;
 	}
+}
+
+/* [those up marks][lo..hi)[the rest of the segment, to end], and each
+ * statement's dying reads go with it. */
+static void
+lift(Func *f, uint32_t lo, uint32_t hi, uint32_t end, const uint8_t *up,
+	Dies *d)
+{
+	Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
+	uint32_t *tl = xmalloc(5 * (end - lo) * sizeof *tl), k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = pass ? lo : hi; i < end; i++) {
+			if (pass ? i >= hi && up[i - hi] : !up[i - hi])
+				continue;
+			tl[5 * k] = d->lo[i];
+			tl[5 * k + 1] = d->hi[i];
+			tl[5 * k + 2] = !pass || d->risen[i];
+			tl[5 * k + 3] = d->org[i];
+			tl[5 * k + 4] = d->th[i];
+			tmp[k++] = f->stmt[i];
+		}
+	memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
+	for (uint32_t j = 0; j < k; j++) {
+		d->lo[lo + j] = tl[5 * j];
+		d->hi[lo + j] = tl[5 * j + 1];
+		d->risen[lo + j] = (uint8_t)tl[5 * j + 2];
+		d->org[lo + j] = tl[5 * j + 3];
+		d->th[lo + j] = tl[5 * j + 4];
+	}
+	free(tmp);
+	free(tl);
+	f->dirty = 1;
+}
+
+/* Raises above the run of fixed statements [lo, hi) the statements of
+ * the segment below it that may rise and lower the peak; returns how
+ * many. */
+static uint32_t
+hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
+	Dies *d, const uint32_t *lines, const uint8_t *tm,
+	Seen *sn, Regs *r)
+{
+	uint32_t end = hi, n = 0;
+	/* before a wait, the tensor core may still be at the registers it
+	 * completes: nothing that touches them goes above it */
+	int done = completed(f, lo, hi);
+
+	while (end < f->nstmt && !fx[end])
+		end++;
+	if (runholds(f, lo, hi))
+		return 0;
+	uint8_t *up = calloc(end - hi + 1, 1);
+	stamprun(f, lo, hi, fx, d, sn, r);
 	int passed = 0;         /* early's roles of what stays (earlyrole) */
 	for (uint32_t i = hi; i < end; i++) {
 		Stmt *s = &f->stmt[i];
@@ -706,34 +757,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 			passed |= role;
 		}
 	}
-	if (n) {
-		/* [moved ones][lo..hi)[the rest of the segment], and each
-		 * statement's dying reads go with it */
-		Stmt *tmp = xmalloc((end - lo) * sizeof *tmp);
-		uint32_t *tl = xmalloc(5 * (end - lo) * sizeof *tl);
-		for (int pass = 0; pass < 2; pass++)
-			for (uint32_t i = pass ? lo : hi; i < end; i++) {
-				if (pass ? i >= hi && up[i - hi] : !up[i - hi])
-					continue;
-				tl[5 * k] = d->lo[i];
-				tl[5 * k + 1] = d->hi[i];
-				tl[5 * k + 2] = !pass || d->risen[i];
-				tl[5 * k + 3] = d->org[i];
-				tl[5 * k + 4] = d->th[i];
-				tmp[k++] = f->stmt[i];
-			}
-		memcpy(&f->stmt[lo], tmp, k * sizeof *tmp);
-		for (uint32_t j = 0; j < k; j++) {
-			d->lo[lo + j] = tl[5 * j];
-			d->hi[lo + j] = tl[5 * j + 1];
-			d->risen[lo + j] = (uint8_t)tl[5 * j + 2];
-			d->org[lo + j] = tl[5 * j + 3];
-			d->th[lo + j] = tl[5 * j + 4];
-		}
-		free(tmp);
-		free(tl);
-		f->dirty = 1;
-	}
+	if (n)
+		lift(f, lo, hi, end, up, d);
 	free(up);
 	return n;
 }
