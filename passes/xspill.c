@@ -215,6 +215,16 @@ conflict(Stmt *x, Stmt *y, Rv *d1, Rv *u1, Rv *d2, Rv *u2)
 	return 0;
 }
 
+/* Whether the rescale may not move past s. */
+static int
+stays(Stmt *s)
+{
+	if (s->kind == Sins)
+		return !strncmp(s->name, "wgmma.", 6) || opklass(s) == Kfull
+			|| opklass(s) == Kctl;
+	return s->kind != Sloc && s->kind != Slabel;
+}
+
 /* The rescale of chains 1.. (what touches their registers in the loop
  * before the group) moves down to just before its chain: every such
  * statement is plain arithmetic touching one chain's registers and
@@ -260,10 +270,12 @@ plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
 			&& conflict(&f->stmt[i], &f->stmt[j], &d, &u, &d2, &u2))
 				rc = -1;
 		/* nor any wgmma statement before the group's fence (another
-		 * fence would no longer stand between it and its chain) */
+		 * fence would no longer stand between it and its chain), nor
+		 * a statement that holds its place: a declaration or other
+		 * directive, a barrier (the opt fuzzer's fo82: a mangled
+		 * `.address_sizemul.f32`, read as a declaration) */
 		for (uint32_t j = i + 1; k && j < g->fence && !rc; j++)
-			if (f->stmt[j].kind == Sins
-			&& !strncmp(f->stmt[j].name, "wgmma.", 6))
+			if (stays(&f->stmt[j]))
 				rc = -1;
 	}
 	free(d.v);

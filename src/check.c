@@ -233,6 +233,27 @@ regtype(Diag *d, Stmt *s)
 			"32 bits", x->attr[x->nattr - 1]);
 }
 
+/* A declaration must open with a linking directive or a state space;
+ * anything else the grammar read as one (a mangled instruction such as
+ * `.address_sizemul.f32 %r1, %r1, %r2;`: the opt fuzzer's fo82) is a
+ * directive this tool does not know, kept as written and held fixed by
+ * every pass, as ptxas would not take it. */
+static void
+declhead(Diag *d, const Decl *x, Pos pos, Span text)
+{
+	static const char *const head[] = {".extern", ".visible", ".weak",
+		".common", ".reg", ".sreg", ".const", ".global", ".local",
+		".param", ".shared", ".tex"};
+
+	if (!x || !x->nattr)
+		return;
+	for (size_t k = 0; k < countof(head); k++)
+		if (!strcmp(x->attr[0], head[k]))
+			return;
+	diag(d, "warning", pos, text.off, text.len, "unknown directive '%s': "
+		"kept as is, a fixed point for every pass", x->attr[0]);
+}
+
 /* How many registers the vector operand of s must hold, or 0 when
  * this does not know: ld/st .v2/.v4/.v8, and tcgen05.ld/st, whose
  * .xN repeats a shape of 1 (32x32b, 16x32bx2), 2 (16x64b) or 4
@@ -394,6 +415,9 @@ check(Module *m, Diag *d)
 		Func *f = m->item[i].fn;
 		Lab l = {0};
 		int scoped = 0;
+		if (m->item[i].kind == Idecl)
+			declhead(d, m->item[i].decl, m->item[i].pos,
+				m->item[i].text);
 		if (m->item[i].kind != Ifunc || !f->body)
 			continue;
 		for (uint32_t k = 0; k < f->nstmt; k++)
@@ -403,8 +427,11 @@ check(Module *m, Diag *d)
 				scoped = 1;
 			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
 				inl = 1;
-			else if (f->stmt[k].kind == Sdecl)
+			else if (f->stmt[k].kind == Sdecl) {
 				regtype(d, &f->stmt[k]);
+				declhead(d, f->stmt[k].decl, f->stmt[k].pos,
+					f->stmt[k].text);
+			}
 		redeclared(f, d);
 		labels(f, d, &l);
 		branches(f, d, &l, scoped);
