@@ -150,8 +150,10 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 				else
 					g->c[g->n++] = (Chain){j, j, &s->opd[0],
 						UINT32_MAX, 0};
-			} else if (opklass(s) == Kctl)
-				bad = 1;
+			} else if (opklass(s) != Kpure && opklass(s) != Kld)
+				bad = 1;        /* the split group holds arithmetic
+				                 * and loads only (the line mutator:
+				                 * a setmaxnreg between chains) */
 		}
 		if (bad || j >= hi || g->n < 2)
 			continue;
