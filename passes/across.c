@@ -742,7 +742,7 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		 * tcgen05.wait is no fixed statement: fo47) */
 		if (s->kind == Sins && !s->guard && opklass(s) == Kpure
 		&& inlines(lines, s) && !clashes(sn, r)
-		&& !touches(r, tm, done) && !follows(sn, r)
+		&& !touches(r, tm, done | 1) && !follows(sn, r)
 		&& !(role & Ecopy && passed & Ewterm)
 		&& !(role & Ewterm && passed & Ecopy)
 		&& gain(f, i, r, d, sn) > 0 && used(sn, r)

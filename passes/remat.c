@@ -216,6 +216,12 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 		r->view = domnew(f);
 	if (!domdominates(r->view, (uint32_t)d, at))
 		return 0;
+	/* nor into code no path reaches: there a block dominates no other,
+	 * so a scheduler moving the definition above a label no branch
+	 * names leaves the copy unproven (the line mutator, seed 348: code
+	 * after a ret); ptxas drops such code anyway */
+	if (!domreached(r->view, at))
+		return 0;
 	if (s->op == Old && hasmod(s, ".nc")) {
 		if (!domdominates(r->view, (uint32_t)d, g->first))
 			return 0;

@@ -676,6 +676,7 @@ void domfree(Dom *);
 int domstable(Dom *, uint32_t from, uint32_t to, const uint32_t *site,
 	uint32_t nsite);
 int domdominates(Dom *, uint32_t a, uint32_t b);
+int domreached(const Dom *, uint32_t stmt);
 uint32_t domnblk(const Dom *);
 uint32_t domblk(const Dom *, uint32_t stmt);
 void domspan(const Dom *, uint32_t blk, uint32_t *first, uint32_t *end);

@@ -462,6 +462,13 @@ domstable(Dom *d, uint32_t from, uint32_t to, const uint32_t *site,
 	return 1;
 }
 
+/* Does any path from the entry reach statement a? */
+int
+domreached(const Dom *d, uint32_t a)
+{
+	return a < d->f->nstmt && d->live[d->g.blk[a]];
+}
+
 /* Does statement a run before statement b on every path from the
  * entry?  Built once per function (domnew), asked many times. */
 int
