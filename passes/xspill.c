@@ -115,8 +115,26 @@ ownwait(Func *f, uint32_t commit, uint32_t hi)
 
 /* The group in block [lo, hi) whose chains fill Xmin registers or
  * more, with mark[r] = 1 + chain for each of their registers; or 0. */
+/* Whether s touches a register some wgmma names (tmemnames() bit 4). */
 static int
-findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
+wgnames(Stmt *s, const uint8_t *tm)
+{
+	Rv d = {0}, u = {0};
+	int hit = 0;
+
+	defuse(s, &d, &u);
+	for (uint32_t k = 0; k < d.n && !hit; k++)
+		hit = tm[d.v[k]] & 4;
+	for (uint32_t k = 0; k < u.n && !hit; k++)
+		hit = tm[u.v[k]] & 4;
+	free(d.v);
+	free(u.v);
+	return hit;
+}
+
+static int
+findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
+	const uint8_t *tm)
 {
 	for (uint32_t i = lo; i < hi; i++) {
 		if (!wgaligned(&f->stmt[i], Owgmma_fence))
@@ -150,10 +168,16 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark)
 				else
 					g->c[g->n++] = (Chain){j, j, &s->opd[0],
 						UINT32_MAX, 0};
-			} else if (opklass(s) != Kpure && opklass(s) != Kld)
+			} else if ((opklass(s) != Kpure && opklass(s) != Kld)
+			|| wgnames(s, tm))
 				bad = 1;        /* the split group holds arithmetic
 				                 * and loads only (the line mutator:
-				                 * a setmaxnreg between chains) */
+				                 * a setmaxnreg between chains), on
+				                 * no register a wgmma may still be
+				                 * reading or writing there: they run
+				                 * after the split's fence (seed 403:
+				                 * a load into an A fragment of a
+				                 * wgmma issued before the loop) */
 		}
 		if (bad || j >= hi || g->n < 2)
 			continue;
@@ -602,7 +626,9 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		if (f->stmt[i].kind == Sins && f->stmt[i].op == Ounknown)
 			return 0;
-	for (uint32_t b = 0; b < A->nblk; b++) {
+	uint8_t *tm = tmemnames(f);
+	int found = 0;
+	for (uint32_t b = 0; b < A->nblk && !found; b++) {
 		Blk *L = &A->blk[b];
 		int self = 0;
 		uint32_t ex = UINT32_MAX;
@@ -612,7 +638,7 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 			else
 				ex = L->succ[q];
 		if (!self || L->nsucc != 2 || ex == UINT32_MAX
-		|| !findgroup(f, L->first, L->end, all ? 0 : Xmin, g, mark)
+		|| !findgroup(f, L->first, L->end, all ? 0 : Xmin, g, mark, tm)
 		|| !inlines(lines, &f->stmt[g->fence]))
 			continue;
 		memset(mv, 0, f->nstmt + 1);
@@ -622,9 +648,10 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 		if (g->c[0].touch == UINT32_MAX)
 			g->c[0].touch = g->fence;
 		*lb = b, *eb = ex;
-		return 1;
+		found = 1;
 	}
-	return 0;
+	free(tm);
+	return found;
 }
 
 /* The loop of f with a group worth it, rewritten; at most one a
