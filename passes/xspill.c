@@ -132,6 +132,39 @@ wgnames(Stmt *s, const uint8_t *tm)
 	return hit;
 }
 
+/* Whether statement j, inside the group whose fence is at i, may stand
+ * between its chains: the split puts it after a commit, a wait and a
+ * fence, where the validator (and a scheduler after xspill, which may
+ * carry it up among the stores and loads) wants it plain: arithmetic or
+ * a load (the line mutator, seed 353: a setmaxnreg), on no register a
+ * wgmma may still be at (seed 403: a load into an A fragment of a wgmma
+ * issued before the loop), writing none a wgmma before it in the group
+ * reads (seed 465: a descriptor rewritten between the chains, which a
+ * scheduler then raised among the rescale). */
+static int
+between(Func *f, uint32_t i, uint32_t j, const uint8_t *tm)
+{
+	Stmt *s = &f->stmt[j];
+	Rv d = {0}, u = {0}, d2 = {0}, u2 = {0};
+	int ok = (opklass(s) == Kpure || opklass(s) == Kld) && !wgnames(s, tm);
+
+	defuse(s, &d, &u);
+	for (uint32_t k = i + 1; k < j && ok; k++) {
+		if (f->stmt[k].kind != Sins || f->stmt[k].op != Owgmma_mma_async)
+			continue;
+		d2.n = u2.n = 0;
+		defuse(&f->stmt[k], &d2, &u2);
+		for (uint32_t a = 0; a < d.n && ok; a++)
+			for (uint32_t b = 0; b < u2.n && ok; b++)
+				ok = d.v[a] != u2.v[b];
+	}
+	free(d.v);
+	free(u.v);
+	free(d2.v);
+	free(u2.v);
+	return ok;
+}
+
 static int
 findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
 	const uint8_t *tm)
@@ -168,16 +201,8 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
 				else
 					g->c[g->n++] = (Chain){j, j, &s->opd[0],
 						UINT32_MAX, 0};
-			} else if ((opklass(s) != Kpure && opklass(s) != Kld)
-			|| wgnames(s, tm))
-				bad = 1;        /* the split group holds arithmetic
-				                 * and loads only (the line mutator:
-				                 * a setmaxnreg between chains), on
-				                 * no register a wgmma may still be
-				                 * reading or writing there: they run
-				                 * after the split's fence (seed 403:
-				                 * a load into an A fragment of a
-				                 * wgmma issued before the loop) */
+			} else if (!between(f, i, j, tm))
+				bad = 1;
 		}
 		if (bad || j >= hi || g->n < 2)
 			continue;
