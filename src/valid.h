@@ -129,6 +129,9 @@ int vloopvalues(Func *fa, Func *fb, const int32_t *amap,
 Func *unspill(Module *, Func *a, Func *b, Buf *why);
 
 /* ---- vsink.c ---- */
+/* How much of a tcgen05.ld group unsink moves back: the part A's group
+ * holds, B's whole group, or the load and its wait alone. */
+enum { Part, Whole, Bare };
 Func *unsink(Module *, Func *a, Func *b, Buf *why, int whole);
 
 /* ---- vhoist.c ---- */

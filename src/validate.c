@@ -396,16 +396,16 @@ validate(Module *a, Module *b, Buf *why)
 		 * A has them once proven harmless there (vsink.c); the
 		 * part A's group holds, else the whole of B's */
 		size_t mark = why->n;
-		Func *fs = unsink(b, fa, fb, why, 0);
-		if (!fs)
-			return -1;
-		int rc = budgets(fa, fs, &saved, why) < 0 ? -1
+		Func *fs = unsink(b, fa, fb, why, Part);
+		int rc = !fs ? -1 : budgets(fa, fs, &saved, why) < 0 ? -1
 			: body(fa, fs, why);
 		unbudget(fa, saved);
 		saved = 0;
-		if (rc && fs != fb) {
+		/* then with more of the group, or less, moved back (a B
+		 * without such groups needs no second try) */
+		for (int how = Whole; rc && fs != fb && how <= Bare; how++) {
 			Buf w = {0};
-			Func *fw = unsink(b, fa, fb, &w, 1);
+			Func *fw = unsink(b, fa, fb, &w, how);
 			if (fw && fw != fs && budgets(fa, fw, &saved, &w) >= 0
 			&& !body(fa, fw, &w)) {
 				rc = 0;         /* the first try's reasons go */
@@ -414,6 +414,7 @@ validate(Module *a, Module *b, Buf *why)
 					why->p[mark] = 0;
 			}
 			unbudget(fa, saved);
+			saved = 0;
 			free(w.p);
 		}
 		if (rc)

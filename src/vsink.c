@@ -795,11 +795,18 @@ samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 			break;
 		ta[x] = 0;      /* each of A's pairs once */
 	}
-	if (m >= 2 && m < n && !v->whole) {     /* the registers of what
-	                                         * goes back, only */
+	/* how much goes back: what A's group holds, B's whole group, or
+	 * (Bare) the load and its wait alone, the arithmetic after them
+	 * proven where B has it (the line mutator, seed 528: tsink=far
+	 * closed its group up to a multiply that reads what a statement
+	 * it passed writes; moved back with the load, the multiply would
+	 * pass that statement) */
+	uint32_t back = v->whole == Whole ? n : v->whole == Bare ? 2 : m;
+	if (m >= 2 && back < n) {       /* the registers of what goes
+	                                 * back, only */
 		memset(gw, 0, fb->nreg + 1);
 		memset(gr, 0, fb->nreg + 1);
-		for (uint32_t x = 0; x < m; x++) {
+		for (uint32_t x = 0; x < back; x++) {
 			Stmt *s = &fb->stmt[g[x]];
 			Acc a = {0};
 			if (s->op == Otcgen05_wait_ld)
@@ -817,7 +824,7 @@ samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 	free(ga);
 	free(aw);
 	free(ar);
-	return m < 2 ? 0 : v->whole ? n : m;
+	return m < 2 ? 0 : back;
 }
 
 /* B': the group at i (statements g, with the .loc lines among them)
