@@ -183,7 +183,12 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
 		memset(mark, 0, f->nreg + 1);
 		g->fence = i;
 		uint32_t j;
-		int bad = 0;
+		/* a load only between two chains, where the split leaves it
+		 * after its fence: before the first chain or inside one, the
+		 * validator raises it above the group's fence, which orders
+		 * memory (the line mutator, seeds 609, 680 and 688: an
+		 * ld.param right after the fence) */
+		int bad = 0, loaded = 0;
 		for (j = i + 1; j < hi && !bad; j++) {
 			Stmt *s = &f->stmt[j];
 			if (s->kind == Slabel || s->kind == Sopen
@@ -200,6 +205,7 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
 				Chain *c = g->n ? &g->c[g->n - 1] : 0;
 				if (c && sameacc(c->acc, &s->opd[0])) {
 					c->last = j;
+					bad |= loaded;
 					continue;
 				}
 				if (g->n == Maxchain || !adds(s)
@@ -208,8 +214,11 @@ findgroup(Func *f, uint32_t lo, uint32_t hi, int min, Grp *g, uint8_t *mark,
 				else
 					g->c[g->n++] = (Chain){j, j, &s->opd[0],
 						UINT32_MAX, 0};
+				loaded = 0;
 			} else if (!between(f, i, j, tm))
 				bad = 1;
+			else if (opklass(s) == Kld)
+				loaded = 1, bad |= !g->n;
 		}
 		if (bad || j >= hi || g->n < 2)
 			continue;
