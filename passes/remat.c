@@ -183,9 +183,11 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 
 	/* remat=loop: a register that changes, read by a chain statement
 	 * copied to `at`, is read there as it is, if it holds there what it
-	 * held where the statement ran */
+	 * held where the statement ran; never one of early's, whose value
+	 * the validator proves only where early's copies read it (the line
+	 * mutator, seed 759: a copy of its f32x2 tree's adds) */
 	if (d < 0 && r->loop && reader >= 0 && r->var[x])
-		return held(r, (uint32_t)reader, at, x);
+		return !earlyreg(f, x) && held(r, (uint32_t)reader, at, x);
 	/* a definition in the region itself runs again only for a read
 	 * far below it (remat=loop): Triton computes the offsets of K and
 	 * V once, for K, and keeps them for V hundreds of statements on.
