@@ -603,6 +603,25 @@ twinabove(Func *f, uint32_t lo, uint32_t hi, uint32_t i, const uint8_t *fx,
 	return 0;
 }
 
+/* Statement i has a copy of itself (the same source statement, which
+ * remat copies) below it in the segment it would leave, up to end: the
+ * validator pairs the input's statement there with the copy that stays,
+ * and takes the one risen for a copy, which then runs before what it
+ * copies (the line mutator, seed 848: remat=loop's copy of a compare
+ * below the original, which hoist raised).  Two equal statements of the
+ * input's own rise as before, the first one (hoist-dup.ptx). */
+static int
+twinbelow(Func *f, uint32_t i, uint32_t end, const Dies *d)
+{
+	Span t = f->stmt[i].text;
+
+	for (uint32_t j = i + 1; t.len && j < end; j++)
+		if (d->th[j] == d->th[i] && f->stmt[j].kind == Sins
+		&& f->stmt[j].text.off == t.off)
+			return 1;
+	return 0;
+}
+
 /* org and th for f as it stands (hoist's first sweep). */
 static void
 origins(Func *f, Dies *d)
@@ -746,7 +765,8 @@ hoistinto(Func *f, uint32_t lo, uint32_t hi, const uint8_t *fx,
 		&& !(role & Ecopy && passed & Ewterm)
 		&& !(role & Ewterm && passed & Ecopy)
 		&& gain(f, i, r, d, sn) > 0 && used(sn, r)
-		&& !twinabove(f, lo, hi, i, fx, d)) {
+		&& !twinabove(f, lo, hi, i, fx, d)
+		&& !twinbelow(f, i, end, d)) {
 			up[i - hi] = 1;
 			n++;
 			stampregs(sn->mw, sn->mr, sn->stamp, r);
