@@ -35,7 +35,12 @@
  * Only a loop of one block, a group whose chains accumulate (scale-d
  * not 0) into disjoint 32-bit registers, Xmin of them or more (fewer
  * fit anyway), and whose rescale before the group is plain arithmetic
- * that can move down to its chain. */
+ * that can move down to its chain past no declaration, directive or
+ * wait; inside the group only arithmetic and, between chains, loads,
+ * none at a register a wgmma names or writing one an earlier wgmma of
+ * the group reads, and after its commit no other wgmma statement
+ * before the loop's own wait (between(), ownwait(): each a shape the
+ * line mutator found the validator refusing). */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
