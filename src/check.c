@@ -3,6 +3,7 @@
  * do not exist, labels defined twice); warnings are what we do not know
  * (opcodes and modifiers newer than our table), never errors: the front
  * end must keep up with PTX it has not seen. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
@@ -233,6 +234,56 @@ regtype(Diag *d, Stmt *s)
 			"32 bits", x->attr[x->nattr - 1]);
 }
 
+/* The bits of a register type (.b32 32, .f16x2 32), or 0 when not one
+ * this check knows (.pred, names it warns of). */
+static int
+typebits(Str t)
+{
+	if (!t || t[0] != '.' || !strchr("bsuf", t[1])
+	|| !isdigit((unsigned char)t[2]))
+		return 0;
+	char *e;
+	long n = strtol(t + 2, &e, 10);
+	if (!strcmp(e, "x2"))
+		n *= 2;
+	else if (*e)
+		return 0;
+	return n == 8 || n == 16 || n == 32 || n == 64 || n == 128 ? (int)n : 0;
+}
+
+static int
+regbits(const Func *f, const Opnd *o)
+{
+	return o->kind == Preg && o->reg >= 0 ? typebits(f->reg[o->reg].type) : 0;
+}
+
+/* mov's pack and unpack forms want the scalar register as wide as the
+ * type and the vector's elements to fill it; ptxas says "Arguments
+ * mismatch" of anything else (the line mutator, seed 597: a mov.b64
+ * into a .b32 register, which hoist and the validator read apart). */
+static void
+checkmov(Diag *d, const Func *f, const Stmt *s)
+{
+	if (s->op != Omov || s->nop != 2 || s->nmod != 1)
+		return;
+	int n = typebits(s->mod[0]), v = s->opd[0].kind == Pvec ? 0
+		: s->opd[1].kind == Pvec ? 1 : -1;
+	if (!n || v < 0)
+		return;
+	const Opnd *vec = &s->opd[v], *sc = &s->opd[1 - v];
+	int w = regbits(f, sc), sum = 0;
+	for (uint32_t k = 0; k < vec->nsub && sum >= 0; k++) {
+		int b = regbits(f, &vec->sub[k]);
+		sum = b ? sum + b : -1;         /* a sink or unknown: unsaid */
+	}
+	if ((w && w != n) || (sum > 0 && sum != n))
+		diag(d, "error", s->pos, s->text.off, s->text.len,
+			"mov%s %s: %s %d bits, not %d (ptxas: arguments "
+			"mismatch)", s->mod[0], v ? "packs" : "unpacks",
+			w && w != n ? "the register is" : "its parts are",
+			w && w != n ? w : sum, n);
+}
+
 /* A declaration must open with a linking directive or a state space;
  * anything else the grammar read as one (a mangled instruction such as
  * `.address_sizemul.f32 %r1, %r1, %r2;`: the opt fuzzer's fo82) is a
@@ -421,8 +472,10 @@ check(Module *m, Diag *d)
 		if (m->item[i].kind != Ifunc || !f->body)
 			continue;
 		for (uint32_t k = 0; k < f->nstmt; k++)
-			if (f->stmt[k].kind == Sins)
+			if (f->stmt[k].kind == Sins) {
 				checkins(d, &kn, &f->stmt[k], m->target, miss);
+				checkmov(d, f, &f->stmt[k]);
+			}
 			else if (f->stmt[k].kind == Sopen)
 				scoped = 1;
 			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
