@@ -390,8 +390,12 @@ chainafter(Func *f, uint32_t commit, const uint8_t *tgt, uint32_t *fence,
 		&& f->stmt[i].op == Owgmma_mma_async)
 		|| !plain(&f->stmt[i], tgt, i))
 			break;
-	if (i == f->nstmt || f->stmt[i].op != Owgmma_mma_async
-	|| f->stmt[i].guard || (key = acc0(&f->stmt[i], d, u)) < 0)
+	/* the whole warp's wgmmas only (.sync.aligned, unguarded): one
+	 * with other modifiers the validator takes for an ordering
+	 * statement, not the chain's (opt fuzzer fo85: a mangled
+	 * .aligned) */
+	if (i == f->nstmt || !wgaligned(&f->stmt[i], Owgmma_mma_async)
+	|| (key = acc0(&f->stmt[i], d, u)) < 0)
 		return -1;
 	*p0 = *p1 = i;
 	/* the chain: wgmmas of key, plain statements between */
@@ -400,6 +404,8 @@ chainafter(Func *f, uint32_t commit, const uint8_t *tgt, uint32_t *fence,
 		if (s->kind == Sins && s->op == Owgmma_mma_async) {
 			if (s->guard || acc0(s, d, u) != key)
 				break;
+			if (!wgaligned(s, Owgmma_mma_async))
+				return -1;
 			*p1 = c2;
 		} else if (!plain(s, tgt, c2))
 			break;
