@@ -151,6 +151,8 @@ wgnames(Stmt *s, const uint8_t *tm)
  * issued before the loop), writing none a wgmma before it in the group
  * reads (seed 465: a descriptor rewritten between the chains, which a
  * scheduler then raised among the rescale). */
+static int conflict(Stmt *, Stmt *, Rv *, Rv *, Rv *, Rv *);
+
 static int
 between(Func *f, uint32_t i, uint32_t j, const uint8_t *tm)
 {
@@ -158,16 +160,10 @@ between(Func *f, uint32_t i, uint32_t j, const uint8_t *tm)
 	Rv d = {0}, u = {0}, d2 = {0}, u2 = {0};
 	int ok = (opklass(s) == Kpure || opklass(s) == Kld) && !wgnames(s, tm);
 
-	defuse(s, &d, &u);
-	for (uint32_t k = i + 1; k < j && ok; k++) {
-		if (f->stmt[k].kind != Sins || f->stmt[k].op != Owgmma_mma_async)
-			continue;
-		d2.n = u2.n = 0;
-		defuse(&f->stmt[k], &d2, &u2);
-		for (uint32_t a = 0; a < d.n && ok; a++)
-			for (uint32_t b = 0; b < u2.n && ok; b++)
-				ok = d.v[a] != u2.v[b];
-	}
+	/* (what such a wgmma writes, its accumulators, wgnames refused) */
+	for (uint32_t k = i + 1; k < j && ok; k++)
+		if (f->stmt[k].kind == Sins && f->stmt[k].op == Owgmma_mma_async)
+			ok = !conflict(s, &f->stmt[k], &d, &u, &d2, &u2);
 	free(d.v);
 	free(u.v);
 	free(d2.v);

@@ -132,7 +132,7 @@ Func *unspill(Module *, Func *a, Func *b, Buf *why);
 /* How much of a tcgen05.ld group unsink moves back: the part A's group
  * holds, B's whole group, or the load and its wait alone. */
 enum { Part, Whole, Bare };
-Func *unsink(Module *, Func *a, Func *b, Buf *why, int whole);
+Func *unsink(Module *, Func *a, Func *b, Buf *why, int how);
 
 /* ---- vhoist.c ---- */
 int vhoisted(Func *fa, Func *fb, const Cand *c, const uint32_t *aend,

@@ -394,7 +394,8 @@ validate(Module *a, Module *b, Buf *why)
 			return -1;
 		/* tcgen05.ld groups B runs past barriers: moved back where
 		 * A has them once proven harmless there (vsink.c); the
-		 * part A's group holds, else the whole of B's */
+		 * part A's group holds, else the whole of B's, else its load
+		 * and wait alone */
 		size_t mark = why->n;
 		Func *fs = unsink(b, fa, fb, why, Part);
 		int rc = !fs ? -1 : budgets(fa, fs, &saved, why) < 0 ? -1

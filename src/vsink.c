@@ -51,7 +51,8 @@ typedef struct Vs {
 	                         * them (vwritecount, when first asked) */
 	uint8_t *cyc;           /* per block: 0 not asked, 1 in no cycle,
 	                         * 2 in one */
-	int whole;              /* B's group goes back whole (samegroup) */
+	int how;                /* how much of B's group goes back: Part,
+	                         * Whole or Bare (samegroup) */
 } Vs;
 
 static Str
@@ -759,11 +760,11 @@ counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 }
 
 /* B's group at i, statements of A's at k (mva: vmovables(A)): how many
- * of it, or 0.  With v->whole, all of B's group (its load and wait
- * A's): the arithmetic past A's group then goes back with it, and
- * body() proves it where A has it, as a statement hoist raised (hoist,
- * then tsink=far, carry a multiply up past a wait and back down: the
- * line mutator). */
+ * of it go back, or 0.  Part: what A's group holds.  Whole: all of B's
+ * group (its load and wait A's): the arithmetic past A's group then goes
+ * back with it, and body() proves it where A has it, as a statement
+ * hoist raised (hoist, then tsink=far, carry a multiply up past a wait
+ * and back down: the line mutator).  Bare: see below. */
 static uint32_t
 samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 	uint8_t *gw, uint8_t *gr)
@@ -801,7 +802,7 @@ samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 	 * closed its group up to a multiply that reads what a statement
 	 * it passed writes; moved back with the load, the multiply would
 	 * pass that statement) */
-	uint32_t back = v->whole == Whole ? n : v->whole == Bare ? 2 : m;
+	uint32_t back = v->how == Whole ? n : v->how == Bare ? 2 : m;
 	if (m >= 2 && back < n) {       /* the registers of what goes
 	                                 * back, only */
 		memset(gw, 0, fb->nreg + 1);
@@ -890,9 +891,9 @@ unsinkone(Vs *v, Module *mb, uint32_t *g, uint8_t *gw, uint8_t *gr)
 }
 
 Func *
-unsink(Module *mb, Func *fa, Func *fb, Buf *why, int whole)
+unsink(Module *mb, Func *fa, Func *fb, Buf *why, int how)
 {
-	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0, 0, whole};
+	Vs v = {fa, fb, why, 0, 0, -1, 0, 0, 0, 0, 0, how};
 	uint32_t *g = xmalloc(Maxgroup * sizeof *g);
 	uint8_t *gw = calloc(fb->nreg + 1, 1), *gr = calloc(fb->nreg + 1, 1);
 	int rc;
