@@ -108,8 +108,8 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
  * their registers (written, read) marked in w and r; 0 when there is
  * no unguarded tcgen05.wait::ld right after the load.  loose (f's
  * vmovables(), or 0): pass over arithmetic and plain loads and stores
- * apart from the group, before the wait too, and labels no branch
- * names (the original's group, which an earlier pass may have closed
+ * apart from the group (guarded ones too), before the wait too, and
+ * labels no branch names (the original's group, which an earlier pass may have closed
  * up before tsink=far moved it: tsink takes the load and its wait down
  * past such statements; the line mutator, seed 289, put a label
  * there).  Which statements pair is a guess; the order of B' is proven
@@ -131,10 +131,15 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r,
 			continue;
 		if (s->kind == Slabel && loose && loose[j] == 2)
 			continue;
-		if (s->kind != Sins || s->guard)
+		/* a guarded statement joins no group, but one apart
+		 * from it may stand between (linemut seed 1517: a
+		 * guarded store between the load and its wait) */
+		if (s->kind != Sins || (s->guard && (j == i || !loose)))
 			break;
 		vaccess(s, &a);
-		if (j == i)
+		if (s->guard)
+			take = 0;
+		else if (j == i)
 			take = 1;
 		else if (!waited)
 			take = waited = s->op == Otcgen05_wait_ld;
