@@ -295,14 +295,33 @@ stays(Stmt *s)
 	return s->kind != Sloc && s->kind != Slabel;
 }
 
+/* Whether s names a register some wgmma names (tm's bit 4) other than
+ * chain k's accumulators: moved past a wait, it would meet the tensor
+ * core's value instead of the one before (the line mutator, seed 1787:
+ * a wgmma after the loop's wait left its result in flight into the
+ * next iteration, whose rescale of chain 2 read it). */
+static int
+otherwg(const Rv *d, const Rv *u, const uint8_t *mark, const uint8_t *tm,
+	int k)
+{
+	for (int w = 0; w < 2; w++) {
+		const Rv *v = w ? u : d;
+		for (uint32_t q = 0; q < v->n; q++)
+			if ((tm[v->v[q]] & 4) && mark[v->v[q]] != k)
+				return 1;
+	}
+	return 0;
+}
+
 /* The rescale of chains 1.. (what touches their registers in the loop
  * before the group) moves down to just before its chain: every such
- * statement is plain arithmetic touching one chain's registers and
- * conflicting with nothing it passes.  mv[i] = chain + 1 of a moving
- * statement.  Returns 0, or -1 when the loop is not so. */
+ * statement is plain arithmetic touching one chain's registers and no
+ * other register a wgmma names, conflicting with nothing it passes.
+ * mv[i] = chain + 1 of a moving statement.  Returns 0, or -1 when the
+ * loop is not so. */
 static int
 plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
-	uint8_t *mv)
+	const uint8_t *tm, uint8_t *mv)
 {
 	Rv d = {0}, u = {0}, d2 = {0}, u2 = {0};
 	int rc = 0;
@@ -327,7 +346,8 @@ plan(Func *f, uint32_t lo, uint32_t hi, Grp *g, const uint8_t *mark,
 			g->c[k - 1].touch = i;
 		if (k == 1)
 			continue;
-		if (s->guard || opklass(s) != Kpure)
+		if (s->guard || opklass(s) != Kpure
+		|| otherwg(&d, &u, mark, tm, k))
 			rc = -1;
 		mv[i] = (uint8_t)k;
 	}
@@ -686,7 +706,7 @@ findloop(Func *f, const uint32_t *lines, int all, Grp *g, uint8_t *mark,
 		|| !inlines(lines, &f->stmt[g->fence]))
 			continue;
 		memset(mv, 0, f->nstmt + 1);
-		if (plan(f, L->first, L->end, g, mark, mv) < 0
+		if (plan(f, L->first, L->end, g, mark, tm, mv) < 0
 		|| inflight(f, b, ex, mark))
 			continue;
 		if (g->c[0].touch == UINT32_MAX)
