@@ -102,6 +102,10 @@ add_test(NAME nvrtc COMMAND sh ${CMAKE_SOURCE_DIR}/tests/nvrtc.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> $<TARGET_FILE:nvrtcc>
   ${CMAKE_SOURCE_DIR})
 set_tests_properties(nvrtc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# CUTLASS's C++ FMHA kernels (nvidia-cutlass wheel from PyPI, nvcc; cached).
+add_test(NAME cutlass COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cutlass.sh ${PX}
+  $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cutlass PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500)
 # LLVM 15, 20 and 22's NVPTX back ends (llvmlite wheels from PyPI, cached).
 add_test(NAME llvmlite COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvmlite.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
