@@ -8,8 +8,8 @@
 # many reach zero; then one line per spilling kernel, labelled from its
 # mangled name (its place among the file's cutlass kernels, the kernel
 # or mainloop class, mask, tile scheduler, fixed or variable length, the
-# first numbers of its tile shape: a rough label, back-references of the
-# mangling left undecoded).
+# first two numbers of its tile shape: a rough label, back-references of
+# the mangling left undecoded).
 # $OPTARGS: more options for opt (--tries 8, say).
 # usage: bench/cutlass.sh [BUILD_DIR] [OUT] > table.md
 set -u
@@ -32,8 +32,8 @@ t = open(sys.argv[1]).read()
 j = json.JSONDecoder().raw_decode(t[t.index('{'):])[0]
 
 def label(name):
-    k = (re.search(r'collective\d+(\w+?Mainloop)', name)
-         or re.search(r'kernel\d+(\w+?)I', name))
+    k = (re.search(r'\d([A-Z][A-Za-z0-9]*?Mainloop)', name)
+         or re.search(r'kernel\d+([A-Za-z0-9]+?)I', name))
     m = (re.search(r'(NoMask|ResidualMask|CausalMaskILb([01])E)', name)
          or re.search(r'\d([A-Z][a-z]+Fusion)()E', name))
     sc = re.search(r'(Individual|Persistent)TileScheduler', name)
@@ -43,7 +43,7 @@ def label(name):
     hd = re.findall(r'C?ILi(\d+)EE', name)
     return ' '.join(x for x in [k.group(1) if k else name[:40], mask,
         sc.group(1) if sc else '', 'varlen' if 'VariableLength' in name
-        else 'fixed', 'tile ' + 'x'.join(hd[:3]) if hd else ''] if x)
+        else 'fixed', 'tile ' + 'x'.join(hd[:2]) if hd else ''] if x)
 
 rows, n, sp, ti, to, z = [], 0, 0, 0, 0, 0
 for k in j['kernels']:

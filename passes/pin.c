@@ -90,6 +90,7 @@ ins(Module *m, const Stmt *at, uint16_t op, const char *name,
 	uint32_t nm = 0;
 	char buf[64];
 
+	s.kind = Sins;      /* at may be a label (pin=st) */
 	s.op = op;
 	s.name = interns(name);
 	s.guard = 0;
@@ -733,10 +734,104 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 	free(no);
 }
 
-/* Whether pin=ld finds converts to pin in some function of m (the
- * search tries it only then). */
-int
-ldfinds(Module *m)
+/* pin=st: in a block on no cycle that a label begins, outside { }
+ * scopes, a register live into the block from which Stmin or more of
+ * its loads and stores take their addresses, through arithmetic in the
+ * block, is pinned right after the label.  ptxas otherwise hoists that
+ * arithmetic into the blocks before and holds every address at once:
+ * CUTLASS's Blackwell FMHA (example 77) zero-fills a swizzled shared
+ * tile through 64 generic stores from one base after an mbarrier
+ * arrive, and ptxas computed the addresses before the branch ahead of
+ * it, spilling 292 bytes in the 96-register correction role; pinned,
+ * none (bench/RESULTS.md, thirty-first session).  Inside a loop the
+ * back edge already keeps the arithmetic there (pin=loop is for what
+ * ptxas hoists out of loops). */
+enum { Stmin = 16 };
+
+/* The register s's address starts from (its base), or -1. */
+static int32_t
+addrbase(const Stmt *s)
+{
+	if (s->kind != Sins || (s->op != Old && s->op != Ost))
+		return -1;
+	for (uint32_t k = 0; k < s->nop; k++)
+		if (s->opd[k].kind == Paddr && s->opd[k].nsub
+		&& s->opd[k].sub[0].kind == Preg)
+			return s->opd[k].sub[0].reg;
+	return -1;
+}
+
+/* Per register of block B (stamp: written in it when in[r] == stamp):
+ * the live-in register its value derives from, -1 none, -2 several or
+ * what an opaque statement wrote; each live-in base counted in cnt. */
+static void
+stblock(Func *f, Blk *B, uint32_t stamp, uint32_t *in, int32_t *root,
+	uint32_t *cnt, Pins *p)
+{
+	for (uint32_t i = B->first; i < B->end; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		int32_t a = addrbase(s);
+		if (a >= 0) {
+			int32_t r = in[a] == stamp ? root[a] : a;
+			if (r >= 0)
+				cnt[r]++;
+		}
+		p->d.n = p->u.n = 0;
+		defuse(s, &p->d, &p->u);
+		int32_t r = -1;
+		int pure = !s->guard && opklass(s) == Kpure;
+		for (uint32_t k = 0; k < p->u.n && pure; k++) {
+			int32_t u = p->u.v[k];
+			int32_t ru = in[u] == stamp ? root[u] : u;
+			r = ru == -1 ? r : r == -1 || r == ru ? ru : -2;
+		}
+		for (uint32_t k = 0; k < p->d.n; k++) {
+			in[p->d.v[k]] = stamp;
+			root[p->d.v[k]] = pure ? r : -2;
+		}
+	}
+}
+
+static void
+stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+{
+	uint8_t *seen = xmalloc(A->nblk + 1), *no = asyncregs(f, A, 1);
+	uint32_t *stack = xmalloc((A->nblk + 1) * sizeof *stack);
+	uint32_t *in = calloc(f->nreg + 1, sizeof *in);
+	uint32_t *cnt = calloc(f->nreg + 1, sizeof *cnt);
+	int32_t *root = xmalloc((f->nreg + 1) * sizeof *root);
+
+	if (!in || !cnt)
+		die("out of memory");
+	for (uint32_t b = 0; b < A->nblk; b++) {
+		Blk *B = &A->blk[b];
+		Stmt *l = &f->stmt[B->first];
+		if (B->first >= B->end || l->kind != Slabel
+		|| p->sc[B->first] >= 0 || !inlines(lines, l)
+		|| cyclic(A, b, seen, stack))
+			continue;
+		stblock(f, B, b + 1, in, root, cnt, p);
+		for (uint32_t r = 0; r < f->nreg; r++) {
+			if (cnt[r] >= Stmin && !no[r] && !f->reg[r].pred
+			&& f->reg[r].units <= (p->wide ? 2 : 1))
+				add(p, B->first, (int32_t)r);
+			cnt[r] = 0;
+		}
+	}
+	free(seen);
+	free(stack);
+	free(no);
+	free(in);
+	free(cnt);
+	free(root);
+}
+
+/* Whether pin=ld (st: pin=st) finds something to pin in some
+ * function of m (the search tries it only then). */
+static int
+finds(Module *m, int st)
 {
 	int any = 0;
 
@@ -749,7 +844,11 @@ ldfinds(Module *m)
 			continue;
 		fillcfg(f, m);
 		p.sc = innerscope(f);
-		ldpins(f, f->ana, 0, &p);
+		p.wide = 1;
+		if (st)
+			stpins(f, f->ana, 0, &p);
+		else
+			ldpins(f, f->ana, 0, &p);
 		freeana(f);
 		any = p.n > 0;
 		freepins(&p);
@@ -757,10 +856,23 @@ ldfinds(Module *m)
 	return any;
 }
 
+int
+ldfinds(Module *m)
+{
+	return finds(m, 0);
+}
+
+int
+stfinds(Module *m)
+{
+	return finds(m, 1);
+}
+
 /* mode 0: early's sums (pin), 1: converts before a wait loop
  * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: %tid
  * read in loops, where it feeds only 32-bit math (pin=loop), 4: all
- * such reads (pin=loopall).  had: f had pins before the
+ * such reads (pin=loopall), 5: the base of a block's many addresses
+ * (pin=st).  had: f had pins before the
  * pipeline (pintaken), so none is added; pins an earlier pass of the
  * pipeline added are kept, their registers reused. */
 uint32_t
@@ -774,13 +886,15 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		return 0;
 	fillcfg(f, m);
 	p.sc = innerscope(f);   /* the validator takes no pin in { } */
-	p.wide = !mode;
+	p.wide = !mode || mode == 5;
 	for (uint32_t r = 0; r < f->nreg && p.wide; r++)
 		p.wide = strncmp(f->reg[r].prefix, "%pxpw", 5) != 0;
 	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
 		ldpins(f, f->ana, lines, &p);
+	else if (mode == 5)
+		stpins(f, f->ana, lines, &p);
 	else if (mode >= 3)
 		looppins(f, f->ana, lines, &p, mode == 4);
 	else

@@ -385,6 +385,8 @@ typedef struct Optreq {
 	int early;                 /* a sum early can compute sooner */
 	int ldcvt;                 /* packing converts and global loads:
 	                            * the search tries pin=ld */
+	int stbase;                /* a block's many addresses from one
+	                            * base: the search tries pin=st */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -718,6 +720,7 @@ uint32_t pin(Module *, Func *, const uint32_t *lines, int mode, int had);
 int pintaken(Func *);
 int launchconst(const Opnd *);
 int ldfinds(Module *);
+int stfinds(Module *);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

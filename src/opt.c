@@ -139,6 +139,14 @@ helpopt(FILE *f)
 "                                    math (global addresses: the loop\n"
 "                                    would pay more than the spill)\n"
 "                     pin=loopall    pin=loop, 64-bit math included\n"
+"                     pin=st         the same for the register a block's\n"
+"                                    16 or more loads and stores take\n"
+"                                    their addresses from (on no cycle,\n"
+"                                    at the block's label), so ptxas\n"
+"                                    cannot hoist the address math into\n"
+"                                    the blocks before and hold every\n"
+"                                    address at once (CUTLASS's Blackwell\n"
+"                                    FMHA zero-fills a tile so)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -585,6 +593,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->tmem = mentions(src, n, "tcgen05.ld");
 	o->early = o->search && earlyfinds(orig);
 	o->ldcvt = o->search && ldfinds(orig);
+	o->stbase = o->search && stfinds(orig);
 	o->xspill = !o->search || !o->wgmma ? 0 : xspillfinds(orig, 0) ? 1
 		: o->timel && xspillfinds(orig, 1) ? 2 : 0;
 	if (o->search) {

@@ -19,7 +19,8 @@ typedef struct Pass {
 	int xspill;         /* the xspill pass; 2 xspill=all */
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
-	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall */
+	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall,
+	                     * 10 pin=st */
 	Sched s;
 } Pass;
 

@@ -120,6 +120,14 @@ static const char *const vea[] = {
 static const char *const vld[] = {
 	"remat=loop,pin=ld", "remat=loop,softmax=4,pin=ld"};
 
+/* a block whose many loads and stores take their addresses from one
+ * register live into it: that register pinned at the block's top, so
+ * ptxas cannot hoist the address math into the blocks before (CUTLASS's
+ * Blackwell FMHA: 2,220 of 9,428 bytes, bench/RESULTS.md, thirty-first
+ * session); right after the warp-role variants, alone, and late after
+ * remat and a scheduler */
+static const char *const vst[] = {"pin=st", "remat,sched=bu,pin=st"};
+
 /* where the file has setmaxnreg, after the plain list */
 static const char *const vbud[] = {
 	"budget,sched=td", "budget,softmax=4", "budget=16", "budget:1",
@@ -150,6 +158,8 @@ kernelwise(Optreq *o, Pipe *v, int n, int max)
 
 	if (o->budgets)
 		n = add(o, v, n, max, vearly, countof(vearly) - !o->bcast);
+	if (o->stbase)
+		n = add(o, v, n, max, vst, 1);
 	if (o->ldcvt && !o->tmem)
 		n = add(o, v, n, max, vld, 1);
 	if (o->xspill)
@@ -184,6 +194,8 @@ fixed(Optreq *o, Pipe *v, int max)
 		n = add(o, v, n, max, vld + !o->tmem, countof(vld) - !o->tmem);
 	if (o->tmem)
 		n = add(o, v, n, max, s8, 1);
+	if (o->stbase)
+		n = add(o, v, n, max, vst + 1, 1);
 	if (o->budgets)
 		n = add(o, v, n, max, vbud, countof(vbud));
 	return n;
