@@ -42,6 +42,8 @@ static const char *const pipes[] = {
 	"early,pin,remat=loop,pin=loop,pin=cvt,sched=td-rand",
 	"xspill=all", "xspill=all,remat,sched=bu-rand",
 	"wgsplit,xspill=all,sched=td-rand", "remat=loop,xspill=all,moves",
+	"pin=st", "pin=st,sched=bu-rand", "remat,sched=bu,pin=st",
+	"remat=loop,pin=ld,pin=st,mix",
 };
 
 static Module *
