@@ -66,21 +66,26 @@ budget(Module *m, Func *f, int step, int rank)
 	uint32_t n = sites(f, s, v);
 	Buf why = {0};
 
-	if (!n || budgetfit(f, 0, &why)) {
+	if (!n || rank < 0 || rank >= (int)n || budgetfit(f, 0, &why)) {
 		free(why.p);
 		return 0;
 	}
 	overs(m, f, v, n, over);
-	int up = -1;
+	/* the rank-th: passed over, every count an earlier rank took (the
+	 * sites of one count are one role's) */
+	int up = -1, took[Maxsite];
 	for (int r = 0; r <= rank; r++) {
 		int best = -1;
-		for (uint32_t i = 0; i < n; i++)
-			if ((r == 0 || v[i] != v[up]) && (best < 0
-			|| over[i] > over[best]))
+		for (uint32_t i = 0; i < n; i++) {
+			int seen = 0;
+			for (int q = 0; q < r && !seen; q++)
+				seen = v[i] == took[q];
+			if (!seen && (best < 0 || over[i] > over[best]))
 				best = (int)i;
+		}
 		if (best < 0)
-			break;
-		up = best;
+			return 0;
+		took[r] = v[up = best];
 	}
 	if (up < 0 || v[up] + step > 256)
 		return 0;
