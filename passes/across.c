@@ -305,7 +305,22 @@ closed(Func *f, const Refs *x, uint32_t lo, uint32_t hi)
 			if (!many)
 				top[ntop++] = f->stmt[j].name;
 		}
-	for (uint32_t q = 0; q < x->n && ok; q++) {
+	/* with no top-level label in the run, no statement outside it can
+	 * enter it: only its own (x->at is in statement order) */
+	uint32_t q0 = 0, q1 = x->n;
+	if (!ntop && !many) {
+		uint32_t a = 0, b = x->n;
+		while (a < b) {
+			uint32_t mid = a + (b - a) / 2;
+			if (x->at[mid] < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		for (q0 = q1 = a; q1 < x->n && x->at[q1] < hi; q1++)
+			;
+	}
+	for (uint32_t q = q0; q < q1 && ok; q++) {
 		uint32_t i = x->at[q];
 		Stmt *s = &f->stmt[i];
 		int in = i >= lo && i < hi;
