@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "all.h"
@@ -164,23 +165,29 @@ spare(Chunk **list, size_t n, size_t want)
 	return 0;
 }
 
-/* Chunks of arenas freed, kept for the next arenas of this thread up
+/* Chunks of arenas freed, kept for the next arenas of the process up
  * to Poolmax bytes: a process that parses many small modules (opt's
  * validator, the fuzzers, linemut's 20,000 runs) had the kernel make
  * and zero the pages of two fresh chunks for each, three quarters of
- * linemut's time (bench/RESULTS-trust.md, twenty-fifth session).  Per
- * thread, so that no lock is needed; a thread's pool dies with the
- * process. */
-enum { Poolmax = 16 << 20 };
-static _Thread_local struct { Chunk *c; size_t bytes; } pool;
+ * linemut's time (bench/RESULTS-trust.md, twenty-fifth session); opt's
+ * search parses a large file several times, in several threads, and
+ * the zeroing of fresh huge pages was a quarter of its own time on
+ * CUTLASS's 11.5 MB Blackwell FMHA (thirty-first session).  One pool
+ * for all threads, under a lock taken once a chunk (2 MiB at most of
+ * arena): per thread, a search on many threads could keep Poolmax in
+ * each. */
+enum { Poolmax = 256 << 20 };
+static struct { Chunk *c; size_t bytes; } pool;
+static pthread_mutex_t poollock = PTHREAD_MUTEX_INITIALIZER;
 
 static Chunk *
 frompool(size_t n, size_t want)
 {
+	pthread_mutex_lock(&poollock);
 	Chunk *c = spare(&pool.c, n, want);
-
 	if (c)
 		pool.bytes -= Chunkhdr + c->cap;
+	pthread_mutex_unlock(&poollock);
 	return c;
 }
 
@@ -190,14 +197,17 @@ topool(Chunk *c)
 {
 	size_t sz = Chunkhdr + c->cap;
 
-	if (pool.bytes + sz > Poolmax) {
-		chunkunmap(c, sz);
-		return;
+	pthread_mutex_lock(&poollock);
+	int keep = pool.bytes + sz <= Poolmax;
+	if (keep) {
+		c->prev = pool.c;
+		pool.c = c;
+		pool.bytes += sz;
+		chunkpoison(c, 1);
 	}
-	c->prev = pool.c;
-	pool.c = c;
-	pool.bytes += sz;
-	chunkpoison(c, 1);
+	pthread_mutex_unlock(&poollock);
+	if (!keep)
+		chunkunmap(c, sz);
 }
 
 /* Bump allocation, 16-byte aligned.  A request of more than an eighth
