@@ -734,18 +734,28 @@ looppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int all)
 	free(no);
 }
 
-/* pin=st: in a block on no cycle that a label begins, outside { }
- * scopes, a register live into the block from which Stmin or more of
- * its loads and stores take their addresses, through arithmetic in the
- * block, is pinned right after the label.  ptxas otherwise hoists that
- * arithmetic into the blocks before and holds every address at once:
+/* pin=st and pin=base: a register from which Stmin or more of a
+ * block's loads and stores take their addresses, through arithmetic in
+ * the block, is pinned where its value is born: pin=st, right after the
+ * label of a block on no cycle when it is live into the block;
+ * pin=base, right after the statement that writes it when the block
+ * computes it (outside { } scopes both).
+ * ptxas otherwise computes every address at once and holds them all:
  * CUTLASS's Blackwell FMHA (example 77) zero-fills a swizzled shared
  * tile through 64 generic stores from one base after an mbarrier
- * arrive, and ptxas computed the addresses before the branch ahead of
- * it, spilling 292 bytes in the 96-register correction role; pinned,
- * none (bench/RESULTS.md, thirty-first session).  Inside a loop the
- * back edge already keeps the arithmetic there (pin=loop is for what
- * ptxas hoists out of loops). */
+ * arrive.  With the individual tile scheduler the base is live in, and
+ * ptxas hoisted the address math above the branch ahead of the block,
+ * spilling 292 bytes in the 96-register correction role; pinned at the
+ * label, none.  In the persistent kernels the block, inside the tile
+ * loop, computes the base from %tid and the shared window itself, and
+ * even with each address computed next to its store (remat=loop puts
+ * the math below the arrive) ptxas computed all 64 first: 272 bytes;
+ * with the base pinned after its add, none (bench/RESULTS.md,
+ * thirty-first and thirty-second sessions).  Two words, since each
+ * kind of pin costs where the other wins: pin=base on top of pin=st
+ * took one individual-scheduler kernel 0 -> 32 bytes.  A live-in base
+ * in a loop is left to pin=loop: there the back edge already keeps the
+ * math. */
 enum { Stmin = 16 };
 
 /* The register s's address starts from (its base), or -1. */
@@ -761,12 +771,41 @@ addrbase(const Stmt *s)
 	return -1;
 }
 
-/* Per register of block B (stamp: written in it when in[r] == stamp):
- * the live-in register its value derives from, -1 none, -2 several or
- * what an opaque statement wrote; each live-in base counted in cnt. */
+/* A value's root, for pin=st: reg, a live-in register (at None) or
+ * the one statement at of the block wrote; reg -1 when the value
+ * derives from no register (immediates, symbols, special registers),
+ * -2 when from what an opaque statement wrote. */
+typedef struct Root { int32_t reg; uint32_t at; } Root;
+enum { None = UINT32_MAX };
+
+typedef struct Stscan {
+	uint32_t *in;           /* in[r] == stamp: r written in the block */
+	uint32_t *wat;          /* the statement that last wrote it */
+	Root *root;             /* and the root of that value */
+	uint32_t *cnt;          /* addresses from live-in register r */
+	uint32_t *cntat;        /* addresses from what statement i wrote */
+	int base;               /* pin=base: the block's own roots too */
+} Stscan;
+
+/* The root of register u read in the block stamped stamp.  For
+ * pin=base a value the block computed from no register is a root of
+ * its own, so that the register where such values meet (the base) is
+ * one too, and so is one where two roots meet; for pin=st such values
+ * are constants, and two roots meeting make none. */
+static Root
+rootof(Stscan *t, uint32_t stamp, int32_t u)
+{
+	if (t->in[u] != stamp)
+		return (Root){u, None};
+	if (t->root[u].reg == -1 && t->base)
+		return (Root){u, t->wat[u]};
+	return t->root[u];
+}
+
+/* The roots of block B's registers (stamp: written in it when in[r] ==
+ * stamp), each address's root counted. */
 static void
-stblock(Func *f, Blk *B, uint32_t stamp, uint32_t *in, int32_t *root,
-	uint32_t *cnt, Pins *p)
+stblock(Func *f, Blk *B, uint32_t stamp, Stscan *t, Pins *p)
 {
 	for (uint32_t i = B->first; i < B->end; i++) {
 		Stmt *s = &f->stmt[i];
@@ -774,62 +813,98 @@ stblock(Func *f, Blk *B, uint32_t stamp, uint32_t *in, int32_t *root,
 			continue;
 		int32_t a = addrbase(s);
 		if (a >= 0) {
-			int32_t r = in[a] == stamp ? root[a] : a;
-			if (r >= 0)
-				cnt[r]++;
+			Root r = rootof(t, stamp, a);
+			if (r.reg >= 0 && r.at == None)
+				t->cnt[r.reg]++;
+			else if (r.reg >= 0)
+				t->cntat[r.at]++;
 		}
 		p->d.n = p->u.n = 0;
 		defuse(s, &p->d, &p->u);
-		int32_t r = -1;
+		Root r = {-1, None};
 		int pure = !s->guard && opklass(s) == Kpure;
 		for (uint32_t k = 0; k < p->u.n && pure; k++) {
-			int32_t u = p->u.v[k];
-			int32_t ru = in[u] == stamp ? root[u] : u;
-			r = ru == -1 ? r : r == -1 || r == ru ? ru : -2;
+			Root ru = rootof(t, stamp, p->u.v[k]);
+			if (ru.reg == -2 || r.reg == -2)
+				r.reg = -2;
+			else if (r.reg == -1)
+				r = ru;
+			else if ((r.reg != ru.reg || r.at != ru.at)
+			&& ru.reg != -1)
+				r = p->d.n == 1 && t->base ? (Root){p->d.v[0], i}
+					: (Root){-2, None};
 		}
 		for (uint32_t k = 0; k < p->d.n; k++) {
-			in[p->d.v[k]] = stamp;
-			root[p->d.v[k]] = pure ? r : -2;
+			int32_t d = p->d.v[k];
+			t->in[d] = stamp;
+			t->wat[d] = i;
+			t->root[d] = pure ? r : (Root){-2, None};
 		}
 	}
 }
 
+/* Whether register r may be pinned: not a predicate, not one an
+ * asynchronous operation may still write (no), 64 bits at most (32
+ * unless wide). */
+static int
+pinnable(Func *f, const uint8_t *no, const Pins *p, int32_t r)
+{
+	return r >= 0 && !no[r] && !f->reg[r].pred
+		&& f->reg[r].units <= (p->wide ? 2 : 1);
+}
+
 static void
-stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p)
+stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
 {
 	uint8_t *seen = xmalloc(A->nblk + 1), *no = asyncregs(f, A, 1);
 	uint32_t *stack = xmalloc((A->nblk + 1) * sizeof *stack);
-	uint32_t *in = calloc(f->nreg + 1, sizeof *in);
-	uint32_t *cnt = calloc(f->nreg + 1, sizeof *cnt);
-	int32_t *root = xmalloc((f->nreg + 1) * sizeof *root);
+	Stscan t = {
+		calloc(f->nreg + 1, sizeof *t.in),
+		xmalloc((f->nreg + 1) * sizeof *t.wat),
+		xmalloc((f->nreg + 1) * sizeof *t.root),
+		calloc(f->nreg + 1, sizeof *t.cnt),
+		calloc(f->nstmt + 1, sizeof *t.cntat), base,
+	};
 
-	if (!in || !cnt)
+	if (!t.in || !t.cnt || !t.cntat)
 		die("out of memory");
 	for (uint32_t b = 0; b < A->nblk; b++) {
 		Blk *B = &A->blk[b];
-		Stmt *l = &f->stmt[B->first];
-		if (B->first >= B->end || l->kind != Slabel
-		|| p->sc[B->first] >= 0 || !inlines(lines, l)
-		|| cyclic(A, b, seen, stack))
+		if (B->first >= B->end)
 			continue;
-		stblock(f, B, b + 1, in, root, cnt, p);
+		Stmt *l = &f->stmt[B->first];
+		int top = !base && l->kind == Slabel && p->sc[B->first] < 0
+			&& inlines(lines, l) && !cyclic(A, b, seen, stack);
+		stblock(f, B, b + 1, &t, p);
 		for (uint32_t r = 0; r < f->nreg; r++) {
-			if (cnt[r] >= Stmin && !no[r] && !f->reg[r].pred
-			&& f->reg[r].units <= (p->wide ? 2 : 1))
+			if (top && t.cnt[r] >= Stmin && pinnable(f, no, p, r))
 				add(p, B->first, (int32_t)r);
-			cnt[r] = 0;
+			t.cnt[r] = 0;
+		}
+		for (uint32_t i = B->first; i < B->end; i++) {
+			Stmt *s = &f->stmt[i];
+			if (base && t.cntat[i] >= Stmin && p->sc[i] < 0
+			&& inlines(lines, s)) {
+				p->d.n = p->u.n = 0;
+				defuse(s, &p->d, &p->u);
+				if (p->d.n == 1 && pinnable(f, no, p, p->d.v[0]))
+					add(p, i, p->d.v[0]);
+			}
+			t.cntat[i] = 0;
 		}
 	}
 	free(seen);
 	free(stack);
 	free(no);
-	free(in);
-	free(cnt);
-	free(root);
+	free(t.in);
+	free(t.wat);
+	free(t.root);
+	free(t.cnt);
+	free(t.cntat);
 }
 
-/* Whether pin=ld (st: pin=st) finds something to pin in some
- * function of m (the search tries it only then). */
+/* Whether pin=ld (st 1: pin=st, 2: pin=base) finds something to pin in
+ * some function of m (the search tries it only then). */
 static int
 finds(Module *m, int st)
 {
@@ -846,7 +921,7 @@ finds(Module *m, int st)
 		p.sc = innerscope(f);
 		p.wide = 1;
 		if (st)
-			stpins(f, f->ana, 0, &p);
+			stpins(f, f->ana, 0, &p, st == 2);
 		else
 			ldpins(f, f->ana, 0, &p);
 		freeana(f);
@@ -868,11 +943,17 @@ stfinds(Module *m)
 	return finds(m, 1);
 }
 
+int
+basefinds(Module *m)
+{
+	return finds(m, 2);
+}
+
 /* mode 0: early's sums (pin), 1: converts before a wait loop
  * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: %tid
  * read in loops, where it feeds only 32-bit math (pin=loop), 4: all
- * such reads (pin=loopall), 5: the base of a block's many addresses
- * (pin=st).  had: f had pins before the
+ * such reads (pin=loopall), 5: the live-in base of a block's many
+ * addresses (pin=st), 6: such a base the block computes (pin=base).  had: f had pins before the
  * pipeline (pintaken), so none is added; pins an earlier pass of the
  * pipeline added are kept, their registers reused. */
 uint32_t
@@ -886,15 +967,15 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		return 0;
 	fillcfg(f, m);
 	p.sc = innerscope(f);   /* the validator takes no pin in { } */
-	p.wide = !mode || mode == 5;
+	p.wide = !mode || mode >= 5;
 	for (uint32_t r = 0; r < f->nreg && p.wide; r++)
 		p.wide = strncmp(f->reg[r].prefix, "%pxpw", 5) != 0;
 	if (mode == 1)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
 		ldpins(f, f->ana, lines, &p);
-	else if (mode == 5)
-		stpins(f, f->ana, lines, &p);
+	else if (mode >= 5)
+		stpins(f, f->ana, lines, &p, mode == 6);
 	else if (mode >= 3)
 		looppins(f, f->ana, lines, &p, mode == 4);
 	else

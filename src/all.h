@@ -387,6 +387,9 @@ typedef struct Optreq {
 	                            * the search tries pin=ld */
 	int stbase;                /* a block's many addresses from one
 	                            * base: the search tries pin=st */
+	int defbase;               /* from one base the block computes:
+	                            * pin=base; 2 in a warp-specialized
+	                            * kernel (setmaxnreg) */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -721,6 +724,7 @@ int pintaken(Func *);
 int launchconst(const Opnd *);
 int ldfinds(Module *);
 int stfinds(Module *);
+int basefinds(Module *);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

@@ -147,6 +147,12 @@ helpopt(FILE *f)
 "                                    the blocks before and hold every\n"
 "                                    address at once (CUTLASS's Blackwell\n"
 "                                    FMHA zero-fills a tile so)\n"
+"                     pin=base       the same for such a register the\n"
+"                                    block computes itself (pinned right\n"
+"                                    after the statement that writes it,\n"
+"                                    loops too): ptxas otherwise computes\n"
+"                                    every address first and holds them\n"
+"                                    all (CUTLASS's persistent kernels)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -594,6 +600,8 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->early = o->search && earlyfinds(orig);
 	o->ldcvt = o->search && ldfinds(orig);
 	o->stbase = o->search && stfinds(orig);
+	o->defbase = o->search && basefinds(orig)
+		? 1 + mentions(src, n, "setmaxnreg") : 0;
 	o->xspill = !o->search || !o->wgmma ? 0 : xspillfinds(orig, 0) ? 1
 		: o->timel && xspillfinds(orig, 1) ? 2 : 0;
 	if (o->search) {

@@ -20,7 +20,7 @@ typedef struct Pass {
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
 	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall,
-	                     * 10 pin=st */
+	                     * 10 pin=st, 11 pin=base */
 	Sched s;
 } Pass;
 

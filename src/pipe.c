@@ -46,6 +46,7 @@ static const Word words[] = {
 	{"pin=loop", Pacross, 8, 0, 0},
 	{"pin=loopall", Pacross, 9, 0, 0},
 	{"pin=st", Pacross, 10, 0, 0},
+	{"pin=base", Pacross, 11, 0, 0},
 	{"budget[=N][:R]", Pbudget, 0, 0, 0},
 	{"none", Pnone, 0, 0, 0},
 };
@@ -223,7 +224,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
-					: pp->p[k].across == 10 ? "address bases"
+					: pp->p[k].across >= 10 ? "address bases"
 					: pp->p[k].across >= 8 ? "%tid reads"
 					: pp->p[k].across >= 6 ? "converts"
 					: "instructions", before, after);

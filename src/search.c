@@ -128,6 +128,18 @@ static const char *const vld[] = {
  * remat and a scheduler */
 static const char *const vst[] = {"pin=st", "remat,sched=bu,pin=st"};
 
+/* from one register the block computes: the address math below the
+ * arrive first (remat=loop), then that register pinned; with the
+ * tensor-memory pair between, as the persistent CUTLASS kernels pick
+ * without the pin (example 77's 23 spilling kernels: 2,048 -> 176
+ * bytes, 8 -> 19 at zero, bench/RESULTS.md, thirty-second session).
+ * In a warp-specialized kernel after the wgmma and tensor-memory
+ * variants (CUTLASS's 12 tries reach both, and Hopper's backward
+ * kernels keep their wgmma picks), elsewhere late (it never won
+ * outside CUTLASS's correction warps) */
+static const char *const vbp[] = {
+	"remat=loop,sched=bu,tsink,hoist,pin=base", "remat=loop,pin=base"};
+
 /* where the file has setmaxnreg, after the plain list */
 static const char *const vbud[] = {
 	"budget,sched=td", "budget,softmax=4", "budget=16", "budget:1",
@@ -168,6 +180,8 @@ kernelwise(Optreq *o, Pipe *v, int n, int max)
 		n = add(o, v, n, max, vwg, countof(vwg));
 	if (o->tmem)
 		n = add(o, v, n, max, vtm, countof(vtm));
+	if (o->defbase == 2)
+		n = add(o, v, n, max, vbp, countof(vbp));
 	if (o->early)
 		n = add(o, v, n, max, vea, countof(vea));
 	if (o->tmem)
@@ -196,6 +210,8 @@ fixed(Optreq *o, Pipe *v, int max)
 		n = add(o, v, n, max, s8, 1);
 	if (o->stbase)
 		n = add(o, v, n, max, vst + 1, 1);
+	if (o->defbase == 1)
+		n = add(o, v, n, max, vbp, countof(vbp));
 	if (o->budgets)
 		n = add(o, v, n, max, vbud, countof(vbud));
 	return n;

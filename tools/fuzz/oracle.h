@@ -44,6 +44,8 @@ static const char *const pipes[] = {
 	"wgsplit,xspill=all,sched=td-rand", "remat=loop,xspill=all,moves",
 	"pin=st", "pin=st,sched=bu-rand", "remat,sched=bu,pin=st",
 	"remat=loop,pin=ld,pin=st,mix",
+	"pin=base", "remat=loop,pin=base,sched=bu-rand",
+	"remat=loop,sched=bu,tsink,hoist,pin=base", "pin=st,pin=base,mix",
 };
 
 static Module *
