@@ -1,8 +1,9 @@
 #!/bin/sh
 # opt over CUTLASS's own C++ FMHA kernels (tools/gen-cutlass.sh: the
 # Blackwell forward of example 77 for sm_100a, the Hopper FMHA of
-# example 88 for sm_90a), a kernel family nothing in ptxpress was tuned
-# on: per file, opt's report (--report json) is kept in OUT/NAME.json
+# example 88 for sm_90a; with PTXPRESS_CUTLASS_MORE=1 example 77's
+# backward, decode and MLA kernels too, held out from pin=base, which
+# was built on the Blackwell forward): per file, opt's report (--report json) is kept in OUT/NAME.json
 # and summed up: kernels, those that spill, their spill bytes (stores
 # plus loads, ptxas -v on the file's target) before and after, how
 # many reach zero; then one line per spilling kernel, labelled from its
@@ -18,7 +19,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 px=$b/ptxpress
 mkdir -p "$out" || exit 1
 sh "$top/tools/gen-cutlass.sh" "$out" >&2 || exit $?
-for f in "$out"/fmha77_fp16_sm100a.ptx "$out"/fmha88_fp16_sm90a.ptx; do
+# PTXPRESS_CUTLASS_MORE=1: example 77's other kernels too (gen-cutlass.sh)
+more=
+[ "${PTXPRESS_CUTLASS_MORE:-0}" = 1 ] && more="fmha77bwd fmha77gen mla77fwd mla77"
+for n in fmha77 fmha88 $more; do
+	case $n in fmha88) f=$out/${n}_fp16_sm90a.ptx ;; *) f=$out/${n}_fp16_sm100a.ptx ;; esac
 	n=$(basename "$f" .ptx)
 	s=$(date +%s)
 	# shellcheck disable=SC2086

@@ -66,3 +66,13 @@ add_test(NAME verify/gpu-pin
     ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/ok-pin-diverge.ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinchk.launch)
 set_tests_properties(verify/gpu-pin PROPERTIES SKIP_RETURN_CODE 77)
+
+# pin=base's 64-bit pin, rewritten here from its original: the same
+# bits where lanes diverge and a warp is partial
+add_test(NAME verify/gpu-pinbase
+  COMMAND sh -c "\"$1\" opt --no-search -p pin=base \"$3\" -o \"$5\" && \"$2\" --runs 3 --warmup 1 \"$3\" \"$5\" \"$4\""
+    sh $<TARGET_FILE:ptxpress> $<TARGET_FILE:ptxverify>
+    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinbasechk.ptx
+    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinbasechk.launch
+    ${CMAKE_CURRENT_BINARY_DIR}/pinbasechk.pin.ptx)
+set_tests_properties(verify/gpu-pinbase PROPERTIES SKIP_RETURN_CODE 77)
