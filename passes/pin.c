@@ -843,14 +843,15 @@ stblock(Func *f, Blk *B, uint32_t stamp, Stscan *t, Pins *p)
 	}
 }
 
-/* Whether register r may be pinned: not a predicate, not one an
- * asynchronous operation may still write (no), 64 bits at most (32
- * unless wide). */
+/* Whether register r may be pinned: not one an asynchronous operation
+ * may still write (no), a scalar of 32 bits (or 64 when wide): the
+ * shuffle is .b32, and ptxas rejects a .b16 register there. */
 static int
 pinnable(Func *f, const uint8_t *no, const Pins *p, int32_t r)
 {
-	return r >= 0 && !no[r] && !f->reg[r].pred
-		&& f->reg[r].units <= (p->wide ? 2 : 1);
+	int bits = r >= 0 ? scalarbits(&f->reg[r]) : 0;
+
+	return r >= 0 && !no[r] && (bits == 32 || (bits == 64 && p->wide));
 }
 
 static void

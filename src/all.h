@@ -606,6 +606,7 @@ void regmemofree(Regmemo *);
 void rebind(Module *, Func *);
 Str regdecltype(Decl *);
 Str regname(Func *, int32_t, char *, size_t);
+int scalarbits(const Reg *);
 
 /* ---- emit.c ---- */
 typedef struct Out Out;

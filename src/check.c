@@ -284,6 +284,28 @@ checkmov(Diag *d, const Func *f, const Stmt *s)
 			w && w != n ? w : sum, n);
 }
 
+/* shfl.b32 moves 32 bits: ptxas says "Arguments mismatch" of a .b16 or
+ * .b64 register as its source or destination (pin=base had pinned a
+ * 16-bit register so, and the validator had taken it for 32 bits). */
+static void
+checkshfl(Diag *d, const Func *f, const Stmt *s)
+{
+	int n = 0;
+
+	for (uint32_t k = 0; k < s->nmod; k++)
+		n = n ? n : typebits(s->mod[k]);
+	for (uint32_t k = 0; k < 2 && k < s->nop && n; k++) {
+		int w = regbits(f, &s->opd[k]);
+		if (w && w != n) {
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"shfl%s: a register of %d bits, not %d (ptxas: "
+				"arguments mismatch)", s->mod[s->nmod - 1], w,
+				n);
+			return;
+		}
+	}
+}
+
 /* A declaration must open with a linking directive or a state space;
  * anything else the grammar read as one (a mangled instruction such as
  * `.address_sizemul.f32 %r1, %r1, %r2;`: the opt fuzzer's fo82) is a
@@ -475,6 +497,8 @@ check(Module *m, Diag *d)
 			if (f->stmt[k].kind == Sins) {
 				checkins(d, &kn, &f->stmt[k], m->target, miss);
 				checkmov(d, f, &f->stmt[k]);
+				if (f->stmt[k].op == Oshfl)
+					checkshfl(d, f, &f->stmt[k]);
 			}
 			else if (f->stmt[k].kind == Sopen)
 				scoped = 1;

@@ -349,6 +349,21 @@ rebind(Module *m, Func *f)
 }
 
 /* A register's spelling: its own name, or prefix and index. */
+/* A scalar register's width in bits from its type (.b16, .f32, .u64),
+ * 0 for a predicate or a vector: units() rounds a .b16 up to one
+ * 32-bit unit and counts a .v2 .b16 as two, so units alone cannot tell
+ * the 32-bit registers a .b32 instruction may name (shfl, the pins). */
+int
+scalarbits(const Reg *r)
+{
+	if (r->pred || !r->type || !strchr("bsuf", r->type[1])
+	|| !isdigit((unsigned char)r->type[2]))
+		return 0;
+	int bits = atoi(r->type + 2);
+	int u = bits > 64 ? 4 : bits > 32 ? 2 : 1;
+	return r->units == u ? bits : 0;
+}
+
 Str
 regname(Func *f, int32_t r, char *buf, size_t n)
 {

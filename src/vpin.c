@@ -255,7 +255,7 @@ halves(Func *f, const Stmt *s, int join, int32_t w[3])
 	v = &s->opd[join ? 1 : 0], r = &s->opd[join ? 0 : 1];
 	if (v->kind != Pvec || v->nsub != 2 || v->comp || v->neg
 	|| !plainreg(&v->sub[0]) || !plainreg(&v->sub[1])
-	|| !plainreg(r) || f->reg[r->reg].units != 2)
+	|| !plainreg(r) || scalarbits(&f->reg[r->reg]) != 64)
 		return 0;
 	w[0] = v->sub[0].reg, w[1] = v->sub[1].reg, w[2] = r->reg;
 	return w[0] != w[1];
@@ -378,7 +378,7 @@ findpins(Func *b, uint8_t *drop, Buf *why)
 		/* .b32 moves 32 bits: of a .b64 register ptxas says
 		 * "Arguments mismatch", and no value is kept */
 		for (int k = 0; k < 3; k++)
-			if (b->reg[r[k]].units != 1 || b->reg[r[k]].pred)
+			if (scalarbits(&b->reg[r[k]]) != 32)
 				return free(role), no(b, i, why, "a register "
 					"that is not 32 bits wide");
 		if ((role[r[0]] && role[r[0]] != 3)
