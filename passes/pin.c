@@ -950,6 +950,26 @@ basefinds(Module *m)
 	return finds(m, 2);
 }
 
+/* Drops the pins of registers the .b32 shuffle cannot take: only a
+ * scalar of 32 bits, or of 64 where wide (in halves).  A register of a
+ * type the reader does not know (`.reg .xb32`, the opt fuzzer's fo76)
+ * counts as one 32-bit unit, but ptxas would refuse the shuffle and
+ * the validator refuses the pin (linemut seeds 1911 and 1941). */
+static void
+typed(Func *f, Pins *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < p->n; k++) {
+		int bits = scalarbits(&f->reg[p->reg[k]]);
+		if (bits != 32 && !(bits == 64 && p->wide))
+			continue;
+		p->at[n] = p->at[k], p->reg[n] = p->reg[k], p->mv[n] = p->mv[k];
+		n++;
+	}
+	p->n = n;
+}
+
 /* mode 0: early's sums (pin), 1: converts before a wait loop
  * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: %tid
  * read in loops, where it feeds only 32-bit math (pin=loop), 4: all
@@ -982,6 +1002,7 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 	else
 		sumpins(f, f->ana, lines, pxe, &p);
 	freeana(f);
+	typed(f, &p);
 	declpos = pintaken(f) ? UINT32_MAX : declat(f);
 	for (uint32_t k = 0; k < p.n; k++) {
 		groups += !k || p.at[k] != p.at[k - 1];
