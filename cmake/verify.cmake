@@ -76,3 +76,13 @@ add_test(NAME verify/gpu-pinbase
     ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinbasechk.launch
     ${CMAKE_CURRENT_BINARY_DIR}/pinbasechk.pin.ptx)
 set_tests_properties(verify/gpu-pinbase PROPERTIES SKIP_RETURN_CODE 77)
+
+# pin=dup's pins of an mbarrier parity and of mapa's operands in a loop
+# of 100 threads a block: the same bits as without them
+add_test(NAME verify/gpu-pindup
+  COMMAND sh -c "\"$1\" opt --no-search -p pin=dup \"$3\" -o \"$5\" && \"$2\" --runs 3 --warmup 1 \"$3\" \"$5\" \"$4\""
+    sh $<TARGET_FILE:ptxpress> $<TARGET_FILE:ptxverify>
+    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pindupchk.ptx
+    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pindupchk.launch
+    ${CMAKE_CURRENT_BINARY_DIR}/pindupchk.pin.ptx)
+set_tests_properties(verify/gpu-pindup PROPERTIES SKIP_RETURN_CODE 77)

@@ -190,30 +190,33 @@ pinstmts(Module *m, Func *f, uint32_t at, const int32_t *r, uint32_t nr,
 	}
 }
 
-/* Whether block b lies on a cycle of A's graph: a walk from its
- * successors, each block pushed once. */
+/* Whether a walk of A's graph from block from's successors meets block
+ * to, each block pushed once. */
 static int
-cyclic(Ana *A, uint32_t b, uint8_t *seen, uint32_t *stack)
+reach(Ana *A, uint32_t from, uint32_t to, uint8_t *seen, uint32_t *stack)
 {
 	uint32_t n = 0;
 
 	memset(seen, 0, A->nblk);
-	for (uint32_t k = 0; k < A->blk[b].nsucc; k++) {
-		uint32_t c = A->blk[b].succ[k];
-		if (!seen[c])
-			seen[c] = 1, stack[n++] = c;
-	}
+	stack[n++] = from;
 	while (n) {
 		uint32_t c = stack[--n];
-		if (c == b)
-			return 1;
 		for (uint32_t k = 0; k < A->blk[c].nsucc; k++) {
 			uint32_t e = A->blk[c].succ[k];
+			if (e == to)
+				return 1;
 			if (!seen[e])
 				seen[e] = 1, stack[n++] = e;
 		}
 	}
 	return 0;
+}
+
+/* Whether block b lies on a cycle of A's graph. */
+static int
+cyclic(Ana *A, uint32_t b, uint8_t *seen, uint32_t *stack)
+{
+	return reach(A, b, b, seen, stack);
 }
 
 /* Early's marks (earlymarks), or NULL when there is no sum its copies
@@ -904,7 +907,294 @@ stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
 	free(t.cntat);
 }
 
-/* Whether pin=ld (st 1: pin=st, 2: pin=base) finds something to pin in
+/* pin=dup: a value ptxas derives once from what two statements read
+ * alike, and holds between them.  An mbarrier wait's parity reaches
+ * the wait as a phase bit shifted into place, and mapa's shared::cta
+ * address becomes a cluster address; where a later wait reads the
+ * same parity, or a later mapa maps the same address for the same CTA
+ * rank, ptxas computes the bit or the address once and keeps it live
+ * across all between, at the register cap in a spill slot (CUTLASS's
+ * persistent Blackwell FMHA: 44 bytes in each of four varlen kernels,
+ * the correction warps' phase bits and the address of the peer CTA's
+ * barrier, held across the epilogue, bench/RESULTS.md, thirty-third
+ * session).  The registers the later statement reads are pinned just
+ * before it (before the inline-asm scope it stands in): ptxas then
+ * sees values it cannot prove equal and derives each where it is read.
+ *
+ * "Alike" is a value numbering in statement order that ignores
+ * control flow (a pure statement's number is that of the first with
+ * the same opcode, modifiers and operand numbers), so it is only a
+ * hint: the later statement must be able to run after the earlier
+ * (twins in two warp roles never do; ptxas hoists what both compute
+ * above a loop one of them is in, so dominance asks too much), and a
+ * pin is right wherever it stands.  Only these two kinds are pinned:
+ * pinning every pure statement ptxas would merge undoes what remat
+ * leaves to it.  ptxas answers pins in one loop alone better than all
+ * at once (example 77: the correction loop's three pins give 0 bytes,
+ * all fifteen 32, and any one more pin in another role brings spills
+ * back), so pin=dup:K keeps only the K-th loop's, and the search tries
+ * K from 1 to 5. */
+typedef struct Vtab { uint64_t *k; uint32_t *v; uint32_t mask; } Vtab;
+
+typedef struct Dupscan {
+	Ana *A;
+	Dom *d;
+	uint8_t *no;            /* asyncregs() */
+	uint8_t *seen;          /* reach()'s walk */
+	uint32_t *stack;
+} Dupscan;
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* The value slot of key k (0 is no key: taken as 1), UINT32_MAX when
+ * new. */
+static uint32_t *
+vslot(Vtab *t, uint64_t k)
+{
+	uint32_t i = (uint32_t)(k ^ k >> 32) & t->mask;
+
+	k += !k;
+	while (t->k[i] && t->k[i] != k)
+		i = (i + 1) & t->mask;
+	if (!t->k[i])
+		t->k[i] = k, t->v[i] = UINT32_MAX;
+	return &t->v[i];
+}
+
+/* By the spelling, not the address of the interned string: the same
+ * input gives the same numbering on every run. */
+static uint64_t
+strkey(Str t)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; t && *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t
+opndkey(const Opnd *o, const uint32_t *vn)
+{
+	uint64_t h = mix(o->kind, (uint64_t)o->neg << 1 | o->minus);
+
+	h = mix(h, o->kind == Preg && o->reg >= 0 ? vn[o->reg] : strkey(o->s));
+	h = mix(mix(h, strkey(o->comp)), strkey(o->off));
+	for (uint32_t k = 0; k < o->nsub; k++)
+		h = mix(h, opndkey(&o->sub[k], vn));
+	return h;
+}
+
+/* Statement s's opcode, modifiers and operands from the first read. */
+static uint64_t
+inskey(const Stmt *s, const uint32_t *vn, uint32_t from)
+{
+	uint64_t h = mix(s->op, strkey(s->name));
+
+	for (uint32_t k = 0; k < s->nmod; k++)
+		h = mix(h, strkey(s->mod[k]));
+	for (uint32_t k = from; k < s->nop; k++)
+		h = mix(h, opndkey(&s->opd[k], vn));
+	return h;
+}
+
+/* The statement a pin before s (at i) goes after: the one before the
+ * outermost scope s stands in, or before s; UINT32_MAX when none. */
+static uint32_t
+before(const Pins *p, uint32_t i)
+{
+	int32_t o = (int32_t)i;
+
+	while (p->sc[o] >= 0)
+		o = p->sc[o];
+	return o > 0 ? (uint32_t)o - 1 : UINT32_MAX;
+}
+
+static void
+addonce(Pins *p, uint32_t at, int32_t r)
+{
+	for (uint32_t k = p->n; k-- > 0 && p->at[k] == at; )
+		if (p->reg[k] == r)
+			return;
+	add(p, at, r);
+}
+
+/* Whether statement i may run after statement j.  Twins in two warp
+ * roles never run one after the other, and ptxas merges nothing
+ * across them. */
+static int
+reaches(Ana *A, uint32_t j, uint32_t i, uint8_t *seen, uint32_t *stack)
+{
+	uint32_t bj = A->blkof[j], bi = A->blkof[i];
+
+	return (bj == bi && i > j) || reach(A, bj, bi, seen, stack);
+}
+
+/* The pins of statement i, whose earlier twin (same key) is at j. */
+static void
+dupat(Func *f, Dupscan *x, Pins *p, uint32_t j, uint32_t i, uint32_t from,
+	uint32_t to)
+{
+	uint32_t at = before(p, i);
+
+	if (j == UINT32_MAX || at == UINT32_MAX
+	|| !reaches(x->A, j, i, x->seen, x->stack))
+		return;
+	for (uint32_t k = from; k < to && k < f->stmt[i].nop; k++) {
+		const Opnd *o = &f->stmt[i].opd[k];
+		if (o->kind == Preg && !o->nsub
+		&& pinnable(f, x->no, p, o->reg))
+			addonce(p, at, o->reg);
+	}
+}
+
+/* The header block of each block's innermost natural loop (a back
+ * edge's target dominates its source; the body is what reaches the
+ * source without passing the header), UINT32_MAX for none.  Loops an
+ * inline-asm scope holds (an mbarrier wait's retry) do not count: the
+ * pins stand outside them. */
+static uint32_t *
+innerloops(Dom *d, const int32_t *sc)
+{
+	uint32_t nb = domnblk(d), *in = xmalloc((nb + 1) * sizeof *in);
+	uint32_t *size = xmalloc((nb + 1) * sizeof *size);
+	uint32_t *stack = xmalloc((nb + 1) * sizeof *stack);
+	uint8_t *mark = xmalloc(nb + 1);
+
+	for (uint32_t b = 0; b < nb; b++)
+		in[b] = size[b] = UINT32_MAX;
+	for (uint32_t b = 0; b < nb; b++) {
+		const uint32_t *succ, *pred;
+		uint32_t ns = domsuccs(d, b, &succ), fb, fh, e;
+		domspan(d, b, &fb, &e);
+		for (uint32_t k = 0; k < ns; k++) {
+			uint32_t h = succ[k], n = 0, cnt = 1;
+			domspan(d, h, &fh, &e);
+			if (fh >= e || sc[fh] >= 0
+			|| (h != b && !domdominates(d, fh, fb)))
+				continue;
+			memset(mark, 0, nb);
+			mark[h] = 1;
+			if (!mark[b])
+				mark[b] = 1, stack[n++] = b, cnt++;
+			while (n) {
+				uint32_t c = stack[--n], np = dompreds(d, c, &pred);
+				for (uint32_t q = 0; q < np; q++)
+					if (!mark[pred[q]])
+						mark[pred[q]] = 1,
+						stack[n++] = pred[q], cnt++;
+			}
+			for (uint32_t c = 0; c < nb; c++)
+				if (mark[c] && cnt < size[c])
+					in[c] = h, size[c] = cnt;
+		}
+	}
+	free(size);
+	free(stack);
+	free(mark);
+	return in;
+}
+
+/* pin=dup:K keeps the pins of one loop: the K-th of the loops (or the
+ * code in none) its pins stand in, in order of their first pin. */
+static void
+oneloop(Dupscan *x, Pins *p, int K, const int32_t *sc)
+{
+	uint32_t *in = innerloops(x->d, sc), seen[64], ns = 0, n = 0;
+	uint32_t want = UINT32_MAX - 1;
+
+	for (uint32_t k = 0; k < p->n; k++) {
+		uint32_t L = in[domblk(x->d, p->at[k])], q = 0;
+		while (q < ns && seen[q] != L)
+			q++;
+		if (q == ns && ns < 64)
+			seen[ns++] = L;
+		if ((int)q + 1 == K)
+			want = L;
+	}
+	for (uint32_t k = 0; k < p->n; k++)
+		if (in[domblk(x->d, p->at[k])] == want)
+			p->at[n] = p->at[k], p->reg[n] = p->reg[k],
+			p->mv[n] = p->mv[k], n++;
+	p->n = n;
+	free(in);
+}
+
+static int
+parity(const Stmt *s)
+{
+	if (s->op != Ombarrier_try_wait && s->op != Ombarrier_test_wait)
+		return 0;
+	for (uint32_t k = 0; k < s->nmod; k++)
+		if (!strcmp(s->mod[k], ".parity"))
+			return s->nop >= 3;
+	return 0;
+}
+
+static void
+duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
+{
+	uint32_t *vn = xmalloc((f->nreg + 1) * sizeof *vn), next = f->nreg;
+	uint32_t cap = 64;
+	Dom *d = domnew(f);
+	Dupscan x = {A, d, asyncregs(f, A, 1), xmalloc(A->nblk + 1),
+		xmalloc((A->nblk + 1) * sizeof *x.stack)};
+	Vtab t;
+
+	while (cap < 4 * (f->nstmt + 1))
+		cap *= 2;
+	t = (Vtab){calloc(cap, sizeof *t.k), xmalloc(cap * sizeof *t.v),
+		cap - 1};
+	if (!t.k)
+		die("out of memory");
+	for (uint32_t r = 0; r < f->nreg; r++)
+		vn[r] = r;
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins)
+			continue;
+		int in = inlines(lines, s);
+		if (parity(s) && s->opd[2].kind == Preg && s->opd[2].reg >= 0) {
+			uint32_t *w = vslot(&t, mix(1, vn[s->opd[2].reg]));
+			if (in)
+				dupat(f, &x, p, *w, i, 2, 3);
+			*w = i;
+		}
+		if (s->op == Omapa && !s->guard) {
+			uint32_t *w = vslot(&t, mix(2, inskey(s, vn, 1)));
+			if (in)
+				dupat(f, &x, p, *w, i, 1, s->nop);
+			*w = i;
+		}
+		p->d.n = p->u.n = 0;
+		defuse(s, &p->d, &p->u);
+		int pure = !s->guard && opklass(s) == Kpure && p->d.n == 1
+			&& s->nop && s->opd[0].kind == Preg && !s->opd[0].nsub;
+		for (uint32_t k = 0; k < p->d.n; k++) {
+			uint32_t *w = pure ? vslot(&t, mix(3, inskey(s, vn, 1)))
+				: 0;
+			if (w && *w == UINT32_MAX)
+				*w = next++;
+			vn[p->d.v[k]] = w ? *w : next++;
+		}
+	}
+	if (K)
+		oneloop(&x, p, K, p->sc);
+	domfree(d);
+	free(t.k);
+	free(t.v);
+	free(vn);
+	free(x.no);
+	free(x.seen);
+	free(x.stack);
+}
+
+/* Whether pin=ld (st 1: pin=st, 2: pin=base, 3: pin=dup) finds something to pin in
  * some function of m (the search tries it only then). */
 static int
 finds(Module *m, int st)
@@ -921,7 +1211,9 @@ finds(Module *m, int st)
 		fillcfg(f, m);
 		p.sc = innerscope(f);
 		p.wide = 1;
-		if (st)
+		if (st == 3)
+			duppins(f, f->ana, 0, &p, 0);
+		else if (st)
 			stpins(f, f->ana, 0, &p, st == 2);
 		else
 			ldpins(f, f->ana, 0, &p);
@@ -950,6 +1242,12 @@ basefinds(Module *m)
 	return finds(m, 2);
 }
 
+int
+dupfinds(Module *m)
+{
+	return finds(m, 3);
+}
+
 /* Drops the pins of registers the .b32 shuffle cannot take: only a
  * scalar of 32 bits, or of 64 where wide (in halves).  A register of a
  * type the reader does not know (`.reg .xb32`, the opt fuzzer's fo76)
@@ -974,11 +1272,14 @@ typed(Func *f, Pins *p)
  * (pin=cvt), 2: converts before a run of loads (pin=ld), 3: %tid
  * read in loops, where it feeds only 32-bit math (pin=loop), 4: all
  * such reads (pin=loopall), 5: the live-in base of a block's many
- * addresses (pin=st), 6: such a base the block computes (pin=base).  had: f had pins before the
+ * addresses (pin=st), 6: such a base the block computes (pin=base),
+ * 7: what a later wait or mapa reads as an earlier one did (pin=dup;
+ * sel K > 0: only in the K-th loop that has such reads, pin=dup:K).
+ * had: f had pins before the
  * pipeline (pintaken), so none is added; pins an earlier pass of the
  * pipeline added are kept, their registers reused. */
 uint32_t
-pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
+pin(Module *m, Func *f, const uint32_t *lines, int mode, int sel, int had)
 {
 	uint8_t *pxe = 0, *moved = 0;
 	Pins p = {0};
@@ -995,6 +1296,8 @@ pin(Module *m, Func *f, const uint32_t *lines, int mode, int had)
 		cvtpins(f, f->ana, lines, &p);
 	else if (mode == 2)
 		ldpins(f, f->ana, lines, &p);
+	else if (mode == 7)
+		duppins(f, f->ana, lines, &p, sel);
 	else if (mode >= 5)
 		stpins(f, f->ana, lines, &p, mode == 6);
 	else if (mode >= 3)

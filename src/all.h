@@ -390,6 +390,9 @@ typedef struct Optreq {
 	int defbase;               /* from one base the block computes:
 	                            * pin=base; 2 in a warp-specialized
 	                            * kernel (setmaxnreg) */
+	int dup;                   /* an mbarrier parity or mapa read as
+	                            * before: the refining round tries
+	                            * pin=dup:K on the picks */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */
@@ -720,12 +723,14 @@ uint32_t tsink(Func *, const uint32_t *lines);
 uint32_t tsinkfar(Module *, Func *, const uint32_t *lines);
 /* ---- pin.c ---- */
 /* cvt 0: early's sums; 1: packing converts before a wait loop */
-uint32_t pin(Module *, Func *, const uint32_t *lines, int mode, int had);
+uint32_t pin(Module *, Func *, const uint32_t *lines, int mode, int sel,
+	int had);
 int pintaken(Func *);
 int launchconst(const Opnd *);
 int ldfinds(Module *);
 int stfinds(Module *);
 int basefinds(Module *);
+int dupfinds(Module *);
 uint32_t hoist(Module *, Func *, const uint32_t *lines);
 int32_t *innerscope(Func *);
 uint8_t *tmemnames(Func *);

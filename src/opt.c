@@ -153,6 +153,13 @@ helpopt(FILE *f)
 "                                    loops too): ptxas otherwise computes\n"
 "                                    every address first and holds them\n"
 "                                    all (CUTLASS's persistent kernels)\n"
+"                     pin=dup[:K]    the same for what an mbarrier wait's\n"
+"                                    parity or a mapa reads where an\n"
+"                                    earlier one read it alike: ptxas\n"
+"                                    derives the phase bit or the cluster\n"
+"                                    address once and holds it between\n"
+"                                    (K: only the K-th loop's pins; the\n"
+"                                    refining round tries K = 1 to 5)\n"
 "                     moves          remove register copies and pack/\n"
 "                                    unpack pairs (copy propagation)\n"
 "                     budget[=N][:R] give the warp role furthest over its\n"
@@ -602,6 +609,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->stbase = o->search && stfinds(orig);
 	o->defbase = o->search && basefinds(orig)
 		? 1 + mentions(src, n, "setmaxnreg") : 0;
+	o->dup = o->search && dupfinds(orig);
 	o->xspill = !o->search || !o->wgmma ? 0 : xspillfinds(orig, 0) ? 1
 		: o->timel && xspillfinds(orig, 1) ? 2 : 0;
 	if (o->search) {

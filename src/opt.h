@@ -12,7 +12,8 @@ typedef struct Pass {
 	char name[24];
 	int moves;          /* the moves pass, not a scheduler */
 	int budget;         /* the budget pass: its step, 0 if not */
-	int rank;           /* budget: grow the rank-th neediest role */
+	int rank;           /* budget: grow the rank-th neediest role;
+	                     * pin=dup:K: K */
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),
 	                     * 0 if not */
 	int wgwait;         /* the wgwait pass; 2 wgsplit */
@@ -20,7 +21,7 @@ typedef struct Pass {
 	int across;         /* 1 tsink, 2 hoist (across.c), 3 early,
 	                     * 4 tsink=far (tfar.c), 5 pin, 6 pin=cvt,
 	                     * 7 pin=ld, 8 pin=loop, 9 pin=loopall,
-	                     * 10 pin=st, 11 pin=base */
+	                     * 10 pin=st, 11 pin=base, 12 pin=dup */
 	Sched s;
 } Pass;
 

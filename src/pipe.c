@@ -47,6 +47,7 @@ static const Word words[] = {
 	{"pin=loopall", Pacross, 9, 0, 0},
 	{"pin=st", Pacross, 10, 0, 0},
 	{"pin=base", Pacross, 11, 0, 0},
+	{"pin=dup[:K]", Pacross, 12, 0, 0},
 	{"budget[=N][:R]", Pbudget, 0, 0, 0},
 	{"none", Pnone, 0, 0, 0},
 };
@@ -59,7 +60,9 @@ lookup(const char *a)
 	for (size_t i = 0; i < countof(words); i++) {
 		const char *s = words[i].spell;
 		s += strncmp(s, "sched=", 6) ? 0 : 6;
-		if (words[i].what == Psoftmax ? !strncmp(a, "softmax", 7)
+		if (words[i].what == Pacross && words[i].val == 12
+		? !strncmp(a, "pin=dup", 7) && (!a[7] || a[7] == ':')
+		: words[i].what == Psoftmax ? !strncmp(a, "softmax", 7)
 		: words[i].what == Pbudget ? !strncmp(a, "budget", 6)
 		: !strcmp(a, s))
 			return &words[i];
@@ -100,7 +103,16 @@ setpass(Pass *p, const Word *k, const char *a)
 	case Premat: p->remat = k->val; break;
 	case Pwgwait: p->wgwait = k->val; break;
 	case Pxspill: p->xspill = k->val; break;
-	case Pacross: p->across = k->val; break;
+	case Pacross:   /* pin=dup[:K] */
+		p->across = k->val;
+		p->rank = k->val == 12 && a[7] == ':' ? atoi(a + 8) : 0;
+		if (k->val == 12 && a[7] == ':' && (p->rank < 1 || p->rank > 64
+		|| strspn(a + 8, "0123456789") != strlen(a + 8))) {
+			fprintf(stderr, "%s: pin=dup:K takes K from 1 to 64\n",
+				progname);
+			return -1;
+		}
+		break;
 	case Pbudget:   /* budget[=STEP][:RANK] */
 		p->budget = a[6] == '=' ? atoi(a + 7) : 8;
 		p->rank = strchr(a, ':') ? atoi(strchr(a, ':') + 1) : 0;
@@ -205,7 +217,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across == 3 ? early(m, f, sc->lines)
 				: pp->p[k].across == 4 ? tsinkfar(m, f, sc->lines)
 				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
-				pp->p[k].across - 5, had)
+				pp->p[k].across - 5, pp->p[k].rank, had)
 				: pp->p[k].moves ? moves(f)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
@@ -224,6 +236,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 					pp->p[k].budget ? "budgets"
 					: pp->p[k].across == 3 ? "sums by copies"
 					: pp->p[k].across == 5 ? "early sums"
+					: pp->p[k].across == 12 ? "twin reads"
 					: pp->p[k].across >= 10 ? "address bases"
 					: pp->p[k].across >= 8 ? "%tid reads"
 					: pp->p[k].across >= 6 ? "converts"

@@ -424,6 +424,45 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
  * --sass-guard, each pick with remat in it with pin=loop and with
  * pin=loopall after it (the corpus's sm_120a d128_n64:
  * remat=loop,pin=ld 220 bytes, then 88 and 48). */
+/* With a refining round, each pick with pin=dup:K after it, K from 1
+ * to Dupk, K first (so every pick gets its first loop), Dupmax in all:
+ * ptxas answers a pin of the phase bits and cluster addresses in one
+ * loop alone, and none elsewhere, with 0 bytes where all of them at
+ * once leave more (example 77's varlen persistent kernels: 44 bytes
+ * each, 0 with the correction loop's three pins, 32 with all fifteen,
+ * bench/RESULTS.md, thirty-third session).  Writes into v, max at
+ * most; returns how many. */
+enum { Dupk = 5, Dupmax = 16 };
+
+static int
+dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
+{
+	int n = 0;
+
+	for (int K = 1; o->dup && K <= Dupk; K++)
+		for (int i = 0; i < nf && n < max && n < Dupmax; i++) {
+			const Pipe *p = from[i];
+			const char *at = strchr(p->text, '@');
+			int len = at ? (int)(at - p->text) : (int)strlen(p->text);
+			char text[384], w[16];
+			Pipe sm;
+			snprintf(w, sizeof w, "pin=dup:%d", K);
+			if (p->n == Maxpass || strstr(p->text, "pin=dup")
+			|| pipeparse(w, o->seed, &sm))
+				continue;
+			snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, w,
+				at ? at : "");
+			if (strlen(text) >= sizeof v[n].text)
+				continue;
+			v[n] = *p;
+			v[n].p[v[n].n++] = sm.p[0];
+			v[n].parent = 0;
+			memcpy(v[n].text, text, strlen(text) + 1);
+			n++;
+		}
+	return n;
+}
+
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
@@ -510,7 +549,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}
-	return n;
+	return n + (per ? dupvariants(o, from, nf, v + n, Maxvar - n) : 0);
 }
 
 /* --time: the kernel the launch names, its candidates (the variants

@@ -13,7 +13,7 @@ px=$1; shift
 # the pin passes of one pipeline add to each other's pins (a file with
 # pins of its own gets none): pin=ld gets a pipeline of its own, with
 # pin=loop and schedulers after its pins
-pipes="wgsplit=pv,wgwait,remat=roles,remat=bcast,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt,pin=loop,pin=st,pin=base
+pipes="wgsplit=pv,wgwait,remat=roles,remat=bcast,remat=loop,remat,moves,softmax=4,sched=td,sink,budget,sched=bu-rand,early,pin,tsink,hoist,tsink=far,pin=cvt,pin=loop,pin=st,pin=base,pin=dup
 remat=loop,softmax=4,pin=ld,pin=loop,pin=loopall,sched=bu-rand,moves,sched=td
 xspill=all,remat,sched=bu-rand,moves,wgwait"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

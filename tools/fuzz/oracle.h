@@ -46,6 +46,8 @@ static const char *const pipes[] = {
 	"remat=loop,pin=ld,pin=st,mix",
 	"pin=base", "remat=loop,pin=base,sched=bu-rand",
 	"remat=loop,sched=bu,tsink,hoist,pin=base", "pin=st,pin=base,mix",
+	"pin=dup", "remat=loop,pin=base,pin=dup:1,sched=bu-rand",
+	"pin=dup:2,mix", "remat=loop,sched=bu,tsink,hoist,pin=base,pin=dup",
 };
 
 static Module *
