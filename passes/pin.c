@@ -1101,8 +1101,9 @@ innerloops(Dom *d, const int32_t *sc)
 }
 
 /* pin=dup:K keeps the pins of one loop: the K-th of the loops (or the
- * code in none) its pins stand in, in order of their first pin. */
-static void
+ * code in none) its pins stand in, in order of their first pin; K < 0
+ * keeps all.  Returns how many such loops there are. */
+static int
 oneloop(Dupscan *x, Pins *p, int K, const int32_t *sc)
 {
 	uint32_t *in = innerloops(x->d, sc), seen[64], ns = 0, n = 0;
@@ -1117,12 +1118,13 @@ oneloop(Dupscan *x, Pins *p, int K, const int32_t *sc)
 		if ((int)q + 1 == K)
 			want = L;
 	}
-	for (uint32_t k = 0; k < p->n; k++)
+	for (uint32_t k = 0; k < p->n && K > 0; k++)
 		if (in[domblk(x->d, p->at[k])] == want)
 			p->at[n] = p->at[k], p->reg[n] = p->reg[k],
 			p->mv[n] = p->mv[k], n++;
-	p->n = n;
+	p->n = K > 0 ? n : p->n;
 	free(in);
+	return (int)ns;
 }
 
 static int
@@ -1136,9 +1138,12 @@ parity(const Stmt *s)
 	return 0;
 }
 
-static void
+/* pin=dup's pins in p (K > 0: the K-th loop's alone, oneloop); K < 0:
+ * all, and returns in how many loops; else 0. */
+static int
 duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
 {
+	int groups = 0;
 	uint32_t *vn = xmalloc((f->nreg + 1) * sizeof *vn), next = f->nreg;
 	uint32_t cap = 64;
 	Dom *d = domnew(f);
@@ -1183,8 +1188,8 @@ duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
 			vn[p->d.v[k]] = w ? *w : next++;
 		}
 	}
-	if (K)
-		oneloop(&x, p, K, p->sc);
+	if (K && p->n)
+		groups = oneloop(&x, p, K, p->sc);
 	domfree(d);
 	free(t.k);
 	free(t.v);
@@ -1192,10 +1197,13 @@ duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
 	free(x.no);
 	free(x.seen);
 	free(x.stack);
+	return K < 0 ? groups : 0;
 }
 
-/* Whether pin=ld (st 1: pin=st, 2: pin=base, 3: pin=dup) finds something to pin in
- * some function of m (the search tries it only then). */
+/* Whether pin=ld (st 1: pin=st, 2: pin=base) finds something to pin in
+ * some function of m (the search tries it only then); st 3, pin=dup:
+ * the most loops of one function that hold its pins (the code in no
+ * loop counting as one), the K the search tries it up to. */
 static int
 finds(Module *m, int st)
 {
@@ -1203,22 +1211,24 @@ finds(Module *m, int st)
 
 	if (m->vmaj < 6)
 		return 0;
-	for (uint32_t i = 0; i < m->nitem && !any; i++) {
+	for (uint32_t i = 0; i < m->nitem && (!any || st == 3); i++) {
 		Func *f = m->item[i].kind == Ifunc ? m->item[i].fn : 0;
 		Pins p = {0};
+		int n = 0;
 		if (!f || !f->body || pintaken(f))
 			continue;
 		fillcfg(f, m);
 		p.sc = innerscope(f);
 		p.wide = 1;
 		if (st == 3)
-			duppins(f, f->ana, 0, &p, 0);
+			n = duppins(f, f->ana, 0, &p, -1);
 		else if (st)
 			stpins(f, f->ana, 0, &p, st == 2);
 		else
 			ldpins(f, f->ana, 0, &p);
 		freeana(f);
-		any = p.n > 0;
+		n = st == 3 ? n : p.n > 0;
+		any = n > any ? n : any;
 		freepins(&p);
 	}
 	return any;

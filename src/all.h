@@ -390,9 +390,10 @@ typedef struct Optreq {
 	int defbase;               /* from one base the block computes:
 	                            * pin=base; 2 in a warp-specialized
 	                            * kernel (setmaxnreg) */
-	int dup;                   /* an mbarrier parity or mapa read as
+	int dup;                   /* the most loops of a function with an
+	                            * mbarrier parity or mapa read as
 	                            * before: the refining round tries
-	                            * pin=dup:K on the picks */
+	                            * pin=dup:K up to that on the picks */
 	const char *timel;         /* --time: a launch description; the
 	                            * search's candidates for its kernel are
 	                            * run on the GPU and the fastest kept */

@@ -425,7 +425,8 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
  * pin=loopall after it (the corpus's sm_120a d128_n64:
  * remat=loop,pin=ld 220 bytes, then 88 and 48). */
 /* With a refining round, each pick with pin=dup:K after it, K from 1
- * to Dupk, K first (so every pick gets its first loop), Dupmax in all:
+ * to the most loops of a function with such pins (o->dup), Dupk at
+ * most, K first (so every pick gets its first loop), Dupmax in all:
  * ptxas answers a pin of the phase bits and cluster addresses in one
  * loop alone, and none elsewhere, with 0 bytes where all of them at
  * once leave more (example 77's varlen persistent kernels: 44 bytes
@@ -439,7 +440,7 @@ dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
 {
 	int n = 0;
 
-	for (int K = 1; o->dup && K <= Dupk; K++)
+	for (int K = 1; K <= o->dup && K <= Dupk; K++)
 		for (int i = 0; i < nf && n < max && n < Dupmax; i++) {
 			const Pipe *p = from[i];
 			const char *at = strchr(p->text, '@');
