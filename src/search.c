@@ -424,7 +424,10 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
  * --sass-guard, each pick with remat in it with pin=loop and with
  * pin=loopall after it (the corpus's sm_120a d128_n64:
  * remat=loop,pin=ld 220 bytes, then 88 and 48). */
-/* With a refining round, each pick with pin=dup:K after it, K from 1
+/* With a refining round, each pick that still spills somewhere (not
+ * those kept for a stack frame alone: CUTLASS's kernels all keep 16-24
+ * bytes of their own local arrays, and 16 variants had not reached K =
+ * 3 of the one pick that needed it) with pin=dup:K after it, K from 1
  * to the most loops of a function with such pins (o->dup), Dupk at
  * most, K first (so every pick gets its first loop), Dupmax in all:
  * ptxas answers a pin of the phase bits and cluster addresses in one
@@ -468,17 +471,21 @@ static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
 {
-	const Pipe *from[64];
-	int nf = 0, n = 0, max;
+	const Pipe *from[64], *spilt[64];
+	int nf = 0, ns = 0, n = 0, max;
 
 	for (int i = 0; i < nk && nf < 64; i++) {
-		int dup = 0;
+		int dup = 0, sdup = 0;
 		if (!k[i].best || (k[i].after.spill == 0 && k[i].after.stack == 0))
 			continue;
 		for (int j = 0; j < nf; j++)
 			dup |= from[j] == &all[k[i].best];
+		for (int j = 0; j < ns; j++)
+			sdup |= spilt[j] == &all[k[i].best];
 		if (!dup)
 			from[nf++] = &all[k[i].best];
+		if (!sdup && k[i].after.spill > 0)
+			spilt[ns++] = &all[k[i].best];
 	}
 	max = per * nf > Maxvar ? Maxvar : per * nf;
 	for (int r = 0; nf && n < max && r < 4 * max; r++) {
@@ -550,7 +557,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}
-	return n + (per ? dupvariants(o, from, nf, v + n, Maxvar - n) : 0);
+	return n + (per ? dupvariants(o, spilt, ns, v + n, Maxvar - n) : 0);
 }
 
 /* --time: the kernel the launch names, its candidates (the variants
