@@ -609,7 +609,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->stbase = o->search && stfinds(orig);
 	o->defbase = o->search && basefinds(orig)
 		? 1 + mentions(src, n, "setmaxnreg") : 0;
-	o->dup = o->search && dupfinds(orig);
+	o->dup = o->search ? dupfinds(orig) : 0;
 	o->xspill = !o->search || !o->wgmma ? 0 : xspillfinds(orig, 0) ? 1
 		: o->timel && xspillfinds(orig, 1) ? 2 : 0;
 	if (o->search) {
