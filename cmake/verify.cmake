@@ -67,22 +67,22 @@ add_test(NAME verify/gpu-pin
     ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinchk.launch)
 set_tests_properties(verify/gpu-pin PROPERTIES SKIP_RETURN_CODE 77)
 
+# A file of tests/opt/ against its rewrite by `opt --no-search -p PIPE`,
+# made at test time: the same bits on the GPU (NAME.launch beside it)
+function(gpu_rewrite_test test pipe name)
+  add_test(NAME ${test}
+    COMMAND sh -c "\"$1\" opt --no-search -p ${pipe} \"$3\" -o \"$5\" && \"$2\" --runs 3 --warmup 1 \"$3\" \"$5\" \"$4\""
+      sh $<TARGET_FILE:ptxpress> $<TARGET_FILE:ptxverify>
+      ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/${name}.ptx
+      ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/${name}.launch
+      ${CMAKE_CURRENT_BINARY_DIR}/${name}.pin.ptx)
+  set_tests_properties(${test} PROPERTIES SKIP_RETURN_CODE 77)
+endfunction()
+
 # pin=base's 64-bit pin, rewritten here from its original: the same
 # bits where lanes diverge and a warp is partial
-add_test(NAME verify/gpu-pinbase
-  COMMAND sh -c "\"$1\" opt --no-search -p pin=base \"$3\" -o \"$5\" && \"$2\" --runs 3 --warmup 1 \"$3\" \"$5\" \"$4\""
-    sh $<TARGET_FILE:ptxpress> $<TARGET_FILE:ptxverify>
-    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinbasechk.ptx
-    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pinbasechk.launch
-    ${CMAKE_CURRENT_BINARY_DIR}/pinbasechk.pin.ptx)
-set_tests_properties(verify/gpu-pinbase PROPERTIES SKIP_RETURN_CODE 77)
+gpu_rewrite_test(verify/gpu-pinbase pin=base pinbasechk)
 
 # pin=dup's pins of an mbarrier parity and of mapa's operands in a loop
 # of 100 threads a block: the same bits as without them
-add_test(NAME verify/gpu-pindup
-  COMMAND sh -c "\"$1\" opt --no-search -p pin=dup \"$3\" -o \"$5\" && \"$2\" --runs 3 --warmup 1 \"$3\" \"$5\" \"$4\""
-    sh $<TARGET_FILE:ptxpress> $<TARGET_FILE:ptxverify>
-    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pindupchk.ptx
-    ${CMAKE_CURRENT_SOURCE_DIR}/tests/opt/pindupchk.launch
-    ${CMAKE_CURRENT_BINARY_DIR}/pindupchk.pin.ptx)
-set_tests_properties(verify/gpu-pindup PROPERTIES SKIP_RETURN_CODE 77)
+gpu_rewrite_test(verify/gpu-pindup pin=dup pindupchk)

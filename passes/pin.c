@@ -296,6 +296,15 @@ add(Pins *p, uint32_t at, int32_t r)
 	p->reg[p->n++] = r;
 }
 
+/* Keeps pin k of p as the n-th (*n advanced): for filters that go
+ * through the pins in order. */
+static void
+keep(Pins *p, uint32_t k, uint32_t *n)
+{
+	p->at[*n] = p->at[k], p->reg[*n] = p->reg[k], p->mv[*n] = p->mv[k];
+	(*n)++;
+}
+
 /* Early's sums that only a later block reads, in blocks on no cycle,
  * outside { } scopes (the validator takes no pin there: mutated
  * tests). */
@@ -931,14 +940,13 @@ stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
  * pinning every pure statement ptxas would merge undoes what remat
  * leaves to it.  ptxas answers pins in one loop alone better than all
  * at once (example 77: the correction loop's three pins give 0 bytes,
- * all fifteen 32, and any one more pin in another role brings spills
- * back), so pin=dup:K keeps only the K-th loop's, and the search tries
- * K from 1 to 5. */
+ * all 29 of them 112, and any one more pin in another role brings
+ * spills back), so pin=dup:K keeps only the K-th loop's, and the search
+ * tries K from 1 to 5. */
 typedef struct Vtab { uint64_t *k; uint32_t *v; uint32_t mask; } Vtab;
 
 typedef struct Dupscan {
 	Ana *A;
-	Dom *d;
 	uint8_t *no;            /* asyncregs() */
 	uint8_t *seen;          /* reach()'s walk */
 	uint32_t *stack;
@@ -1102,15 +1110,17 @@ innerloops(Dom *d, const int32_t *sc)
 
 /* pin=dup:K keeps the pins of one loop: the K-th of the loops (or the
  * code in none) its pins stand in, in order of their first pin; K < 0
- * keeps all.  Returns how many such loops there are. */
+ * keeps all.  Returns how many such loops there are.  Loops need
+ * dominance, which f's other pins do not: its own view of f. */
 static int
-oneloop(Dupscan *x, Pins *p, int K, const int32_t *sc)
+oneloop(Func *f, Pins *p, int K)
 {
-	uint32_t *in = innerloops(x->d, sc), seen[64], ns = 0, n = 0;
+	Dom *d = domnew(f);
+	uint32_t *in = innerloops(d, p->sc), seen[64], ns = 0, n = 0;
 	uint32_t want = UINT32_MAX - 1;
 
 	for (uint32_t k = 0; k < p->n; k++) {
-		uint32_t L = in[domblk(x->d, p->at[k])], q = 0;
+		uint32_t L = in[domblk(d, p->at[k])], q = 0;
 		while (q < ns && seen[q] != L)
 			q++;
 		if (q == ns && ns < 64)
@@ -1119,11 +1129,11 @@ oneloop(Dupscan *x, Pins *p, int K, const int32_t *sc)
 			want = L;
 	}
 	for (uint32_t k = 0; k < p->n && K > 0; k++)
-		if (in[domblk(x->d, p->at[k])] == want)
-			p->at[n] = p->at[k], p->reg[n] = p->reg[k],
-			p->mv[n] = p->mv[k], n++;
+		if (in[domblk(d, p->at[k])] == want)
+			keep(p, k, &n);
 	p->n = K > 0 ? n : p->n;
 	free(in);
+	domfree(d);
 	return (int)ns;
 }
 
@@ -1146,8 +1156,7 @@ duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
 	int groups = 0;
 	uint32_t *vn = xmalloc((f->nreg + 1) * sizeof *vn), next = f->nreg;
 	uint32_t cap = 64;
-	Dom *d = domnew(f);
-	Dupscan x = {A, d, asyncregs(f, A, 1), xmalloc(A->nblk + 1),
+	Dupscan x = {A, asyncregs(f, A, 1), xmalloc(A->nblk + 1),
 		xmalloc((A->nblk + 1) * sizeof *x.stack)};
 	Vtab t;
 
@@ -1189,8 +1198,7 @@ duppins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int K)
 		}
 	}
 	if (K && p->n)
-		groups = oneloop(&x, p, K, p->sc);
-	domfree(d);
+		groups = oneloop(f, p, K);
 	free(t.k);
 	free(t.v);
 	free(vn);
@@ -1270,10 +1278,8 @@ typed(Func *f, Pins *p)
 
 	for (uint32_t k = 0; k < p->n; k++) {
 		int bits = scalarbits(&f->reg[p->reg[k]]);
-		if (bits != 32 && !(bits == 64 && p->wide))
-			continue;
-		p->at[n] = p->at[k], p->reg[n] = p->reg[k], p->mv[n] = p->mv[k];
-		n++;
+		if (bits == 32 || (bits == 64 && p->wide))
+			keep(p, k, &n);
 	}
 	p->n = n;
 }

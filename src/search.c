@@ -407,6 +407,60 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
 	runall(&pool, o->jobs);
 }
 
+/* Pick p with the pass word w after it, its seed's suffix (@N) kept
+ * last, into *out (parent 0).  Returns 0, or -1 where it does not fit
+ * or w does not parse. */
+static int
+withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out)
+{
+	const char *at = strchr(p->text, '@');
+	int len = at ? (int)(at - p->text) : (int)strlen(p->text);
+	char text[384];
+	Pipe sm;
+
+	if (p->n == Maxpass || pipeparse(w, o->seed, &sm))
+		return -1;
+	snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, sm.text,
+		at ? at : "");
+	if (strlen(text) >= sizeof out->text)
+		return -1;
+	*out = *p;
+	out->p[out->n++] = sm.p[0];
+	out->parent = 0;
+	memcpy(out->text, text, strlen(text) + 1);
+	return 0;
+}
+
+/* With a refining round, each pick that still spills somewhere (not
+ * those kept for a stack frame alone: CUTLASS's kernels all keep 16-24
+ * bytes of their own local arrays, and 16 variants had not reached K =
+ * 3 of the one pick that needed it) with pin=dup:K after it, K from 1
+ * to the most loops of a function with such pins (o->dup), Dupk at
+ * most, K first (so every pick gets its first loop), Dupmax in all:
+ * ptxas answers a pin of the phase bits and cluster addresses in one
+ * loop alone, and none elsewhere, with 0 bytes where all of them at
+ * once leave more (example 77's varlen persistent kernels: 44 bytes
+ * each, 0 with the correction loop's three pins, 108-204 with all of
+ * pin=dup's, bench/RESULTS.md, thirty-third session).  Writes into v,
+ * max at most; returns how many. */
+enum { Dupk = 5, Dupmax = 16 };
+
+static int
+dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
+{
+	int n = 0;
+
+	for (int K = 1; K <= o->dup && K <= Dupk; K++)
+		for (int i = 0; i < nf && n < max && n < Dupmax; i++) {
+			char w[16];
+			snprintf(w, sizeof w, "pin=dup:%d", K);
+			if (!strstr(from[i]->text, "pin=dup")
+			&& !withpass(o, from[i], w, &v[n]))
+				n++;
+		}
+	return n;
+}
+
 /* The refining round: ptxas's answer is two-state and far from smooth
  * (issue 4's first measurement), so next to the best variant of a
  * kernel that still spills lie better ones that no fixed heuristic
@@ -424,49 +478,6 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
  * --sass-guard, each pick with remat in it with pin=loop and with
  * pin=loopall after it (the corpus's sm_120a d128_n64:
  * remat=loop,pin=ld 220 bytes, then 88 and 48). */
-/* With a refining round, each pick that still spills somewhere (not
- * those kept for a stack frame alone: CUTLASS's kernels all keep 16-24
- * bytes of their own local arrays, and 16 variants had not reached K =
- * 3 of the one pick that needed it) with pin=dup:K after it, K from 1
- * to the most loops of a function with such pins (o->dup), Dupk at
- * most, K first (so every pick gets its first loop), Dupmax in all:
- * ptxas answers a pin of the phase bits and cluster addresses in one
- * loop alone, and none elsewhere, with 0 bytes where all of them at
- * once leave more (example 77's varlen persistent kernels: 44 bytes
- * each, 0 with the correction loop's three pins, 32 with all fifteen,
- * bench/RESULTS.md, thirty-third session).  Writes into v, max at
- * most; returns how many. */
-enum { Dupk = 5, Dupmax = 16 };
-
-static int
-dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
-{
-	int n = 0;
-
-	for (int K = 1; K <= o->dup && K <= Dupk; K++)
-		for (int i = 0; i < nf && n < max && n < Dupmax; i++) {
-			const Pipe *p = from[i];
-			const char *at = strchr(p->text, '@');
-			int len = at ? (int)(at - p->text) : (int)strlen(p->text);
-			char text[384], w[16];
-			Pipe sm;
-			snprintf(w, sizeof w, "pin=dup:%d", K);
-			if (p->n == Maxpass || strstr(p->text, "pin=dup")
-			|| pipeparse(w, o->seed, &sm))
-				continue;
-			snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, w,
-				at ? at : "");
-			if (strlen(text) >= sizeof v[n].text)
-				continue;
-			v[n] = *p;
-			v[n].p[v[n].n++] = sm.p[0];
-			v[n].parent = 0;
-			memcpy(v[n].text, text, strlen(text) + 1);
-			n++;
-		}
-	return n;
-}
-
 static int
 refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	int per)
@@ -516,10 +527,6 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	}
 	for (int i = 0; i < 5 * nf && n < Maxvar; i++) {
 		const Pipe *p = from[i / 5];
-		const char *at = strchr(p->text, '@');
-		int len = at ? (int)(at - p->text) : (int)strlen(p->text);
-		char text[384];
-		Pipe sm;
 		/* the pick exactly (a seeded one's noise is set apart from
 		 * its text), then the softmax pass; with tensor memory, the
 		 * pick then tsink=far (O's load after P's store); with
@@ -545,16 +552,9 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		: i % 5 == 2 ? !o->tmem || strstr(p->text, "tsink=far")
 		: strstr(p->text, "softmax") != 0)
 			continue;
-		if (p->n == Maxpass || pipeparse(add, o->seed, &sm))
+		if (withpass(o, p, add, &v[n]))
 			continue;
-		snprintf(text, sizeof text, "%.*s,%s%s", len, p->text, sm.text,
-			at ? at : "");
-		if (strlen(text) >= sizeof v[n].text)
-			continue;
-		v[n] = *p;
-		v[n].p[v[n].n++] = sm.p[0];
 		v[n].parent = i % 5 >= 3 ? (int)(p - all) : 0;
-		memcpy(v[n].text, text, strlen(text) + 1);
 		n++;
 	}
 	return n + (per ? dupvariants(o, spilt, ns, v + n, Maxvar - n) : 0);
