@@ -31,6 +31,10 @@ typedef struct Pipe {
 	char text[256];
 	int parent;         /* a pick with pin=loop or pin=loopall after
 	                     * it: the pick's variant (refinements), else 0 */
+	int from;           /* refinements: 1 + the variant of the pick it
+	                     * perturbs or extends, else 0 */
+	char add[24];       /* the pass word withpass put after that pick,
+	                     * "" for a perturbation */
 } Pipe;
 
 /* ---- variants and their figures ---- */

@@ -427,6 +427,10 @@ withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out)
 	*out = *p;
 	out->p[out->n++] = sm.p[0];
 	out->parent = 0;
+	out->from = 0;
+	if (strlen(w) >= sizeof out->add)
+		return -1;
+	memcpy(out->add, w, strlen(w) + 1);
 	memcpy(out->text, text, strlen(text) + 1);
 	return 0;
 }
@@ -446,7 +450,8 @@ withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out)
 enum { Dupk = 5, Dupmax = 16 };
 
 static int
-dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
+dupvariants(Optreq *o, const Pipe *all, const Pipe *const *from, int nf,
+	Pipe *v, int max)
 {
 	int n = 0;
 
@@ -456,7 +461,7 @@ dupvariants(Optreq *o, const Pipe *const *from, int nf, Pipe *v, int max)
 			snprintf(w, sizeof w, "pin=dup:%d", K);
 			if (!strstr(from[i]->text, "pin=dup")
 			&& !withpass(o, from[i], w, &v[n]))
-				n++;
+				v[n++].from = (int)(from[i] - all) + 1;
 		}
 	return n;
 }
@@ -523,7 +528,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		snprintf(v[n].text + strlen(v[n].text),
 			sizeof v[n].text - strlen(v[n].text), "@%llu",
 			(unsigned long long)seed);
-		n++;
+		v[n++].from = (int)(p - all) + 1;
 	}
 	for (int i = 0; i < 5 * nf && n < Maxvar; i++) {
 		const Pipe *p = from[i / 5];
@@ -555,9 +560,78 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 		if (withpass(o, p, add, &v[n]))
 			continue;
 		v[n].parent = i % 5 >= 3 ? (int)(p - all) : 0;
-		n++;
+		v[n++].from = (int)(p - all) + 1;
 	}
-	return n + (per ? dupvariants(o, spilt, ns, v + n, Maxvar - n) : 0);
+	return n + (per ? dupvariants(o, all, spilt, ns, v + n, Maxvar - n)
+		: 0);
+}
+
+/* Keeps in t[0..2) the two best variants by better(), t[] holding
+ * variant indices (0: empty). */
+static void
+top2(Optreq *o, Var *var, Str kname, int *t, int j)
+{
+	Fig g = figure(&var[j], kname);
+
+	for (int a = 0; a < 2; a++) {
+		if (t[a] && !better(g, figure(&var[t[a]], kname), o->unserial))
+			continue;
+		if (a == 0)
+			t[1] = t[0];
+		t[a] = j;
+		return;
+	}
+}
+
+/* The combining round: ptxas answers two changes that each help a
+ * pick no better, and often worse, than either alone, but not always:
+ * for each kernel that still spills after the refining round, the two
+ * best perturbations of its first-round pick (first[i]) each with the
+ * two best pass words added after that pick, where each of those four
+ * spills less than the pick.  Example 77's persistent varlen kernel
+ * with its head dimension split: 64 bytes with the pick, 44 with a
+ * seeded mix, 20 with pin=dup:3 after the pick, 0 with both
+ * (bench/RESULTS.md, thirty-fourth session).  Variants var[nv0..nv)
+ * are the refining round's; writes into v, max at most, Cmax in all;
+ * returns how many. */
+enum { Cmax = 16 };
+
+static int
+combos(Optreq *o, const Kern *k, int nk, const int *first, Var *var,
+	int nv0, int nv, Pipe *v, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < nk; i++) {
+		int pt[2] = {0, 0}, ad[2] = {0, 0};
+		if (!first[i] || k[i].after.spill == 0)
+			continue;
+		Fig fb = figure(&var[first[i]], k[i].name);
+		for (int j = nv0; j < nv; j++) {
+			Fig g = figure(&var[j], k[i].name);
+			if (var[j].pipe.from == first[i] + 1 && g.ok
+			&& g.spill < fb.spill)
+				top2(o, var, k[i].name, var[j].pipe.add[0] ? ad
+					: pt, j);
+		}
+		for (int a = 0; a < 2 && pt[a]; a++)
+			for (int b = 0; b < 2 && ad[b] && n < max && n < Cmax;
+			b++) {
+				const Pipe *q = &var[pt[a]].pipe;
+				int seen = 0;
+				if (withpass(o, q, var[ad[b]].pipe.add, &v[n]))
+					continue;
+				for (int c = 0; c < n; c++)
+					seen |= !strcmp(v[c].text, v[n].text);
+				if (seen)
+					continue;
+				/* pin=loop(all) is judged against what it
+				 * extends (rankall) */
+				v[n].parent = var[ad[b]].pipe.parent ? pt[a] : 0;
+				n++;
+			}
+	}
+	return n;
 }
 
 /* --time: the kernel the launch names, its candidates (the variants
@@ -713,11 +787,25 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	int more = o->pipe ? 0 : refinements(o, k, nk, v, v + nv,
 		rf > Maxvar ? Maxvar : rf);     /* per pick */
 	if (more) {
+		int *first = malloc((size_t)(nk ? nk : 1) * sizeof *first);
+		for (int i = 0; first && i < nk; i++)
+			first[i] = k[i].best;
 		runround(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
 		if (nd)
 			sassround(o, orig, var, nv, nv + more);
 		nv += more;
 		nk = rankall(o, orig, var, nv, k);
+		int c = first ? combos(o, k, nk, first, var, nv - more, nv,
+			v + nv, 2 * Maxvar - nv) : 0;
+		free(first);
+		if (c) {
+			runround(o, src, n, v, nv, nv + c, var, dir, ptxas, maj,
+				min);
+			if (nd)
+				sassround(o, orig, var, nv, nv + c);
+			nv += c;
+			nk = rankall(o, orig, var, nv, k);
+		}
 	}
 	for (int i = 0; o->variants && o->log && i < nk; i++)
 		listvariants(o, k[i].name, var, nv);
