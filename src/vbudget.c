@@ -6,14 +6,26 @@
  * .minnctapersm CTAs), each a multiple of 8 in [24, 256], or an .inc
  * waits forever for registers that never come back: the kernel hangs.
  *
+ * What a CTA holds is what it was launched with, not the SM's 65536:
+ * setmaxnreg moves registers through a pool of the CTA's own (the PTX
+ * ISA: .inc "blocks ... until enough registers are available in the
+ * CTA's register pool"), filled only by its warps' .dec.  ptxas
+ * launches a kernel with setmaxnreg at the count it starts with (65536
+ * / threads / CTAs per SM, rounded down to 8, and no more than
+ * .maxnreg): 384 threads hold 168 x 384 = 64512, and CUTLASS's Hopper
+ * FMHA splits exactly that (4 x 24 + 8 x 240 warps of 32).  Budgets
+ * that add up to 65536 there wait forever.
+ *
  * Which warps reach which setmaxnreg is found here, on its own: the warp
  * index is %tid.x >> 5 (or / 32, or a broadcast or copy of that, or that
  * shifted further for warpgroups); a branch on a comparison of it with a
  * constant splits the set of warps that go each way; sets flow through
  * the branches to a fixed point.  A warp that may reach several sites is
  * counted at the largest; a warp that reaches none keeps the count it
- * starts with (65536 / threads / CTAs per SM, rounded down to 8).  What
- * this cannot see (no .reqntid/.maxntid, a 2-D block, a branch on
+ * starts with.  A register is followed when it is written once, or
+ * every time by the same statement from followed registers (CUTLASS
+ * reads %tid.x and shifts it anew wherever it asks for the warp index).
+ * What this cannot see (no .reqntid/.maxntid, a 2-D block, a branch on
  * something else with a setmaxnreg under it) it cannot prove. */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +44,7 @@ typedef struct Kn {
 	Set *pred;             /* per predicate: warps where it is true */
 	uint8_t *pk;           /* pred[] is known */
 	int nw;
+	uint8_t *same;         /* written more than once, each time alike */
 } Kn;
 
 enum { Ceq, Cne, Clt, Cle, Cgt, Cge };
@@ -71,48 +84,93 @@ isreg(Opnd *o)
 
 /* d = op(a, k) per warp, for the operations warp roles are computed
  * with. */
+/* The width of s's type, and whether it is unsigned (.u, .b); 0 for a
+ * type this does not follow. */
+static int
+width(Stmt *s, int *uns)
+{
+	static const char *const t[] = {".u32", ".b32", ".s32", ".u64",
+		".b64", ".s64"};
+
+	for (int j = 0; j < 6; j++)
+		if (hasmod(s, t[j])) {
+			*uns = j % 3 != 2;
+			return j < 3 ? 32 : 64;
+		}
+	return 0;
+}
+
+/* x as the type of s holds it: a 32-bit value wraps, and is then read
+ * unsigned or signed. */
+static long
+typed(long x, int bits, int uns)
+{
+	if (bits == 32)
+		return uns ? (long)(uint32_t)x : (long)(int32_t)x;
+	return x;
+}
+
+/* d = op(a, k) per warp, for the operations warp roles are computed
+ * with, in the type's width and signedness (add -1 then compare .u32
+ * is a large number, not -1).  0 for anything else. */
 static long *
 arith(Kn *K, Stmt *s, long *a, long k)
 {
-	long *v = malloc(K->nw * sizeof *v);
+	int uns = 0, bits = width(s, &uns);
+	int shift = s->op == Oshr || s->op == Oshl;
 
+	/* 64-bit unsigned values past a long's range are not followed */
+	if (!bits || (bits == 64 && uns && (s->op == Oshr || s->op == Odiv
+	|| k < 0)) || (shift && (k < 0 || k >= bits)))
+		return 0;
+	long *v = malloc(K->nw * sizeof *v);
+	k = shift ? k : typed(k, bits, uns);
 	for (int w = 0; w < K->nw; w++) {
-		long x = a ? a[w] : w;
+		long x = typed(a ? a[w] : w, bits, uns);
 		switch (s->op) {
 		case Oshr: v[w] = x >> k; break;
-		case Oshl: v[w] = x << k; break;
+		case Oshl: v[w] = (long)((unsigned long)x << k); break;
 		case Oand: v[w] = x & k; break;
 		case Oor: v[w] = x | k; break;
 		case Oxor: v[w] = x ^ k; break;
-		case Oadd: v[w] = x + k; break;
-		case Osub: v[w] = x - k; break;
-		case Omul: v[w] = x * k; break;
+		case Oadd: v[w] = (long)((unsigned long)x + (unsigned long)k);
+			break;
+		case Osub: v[w] = (long)((unsigned long)x - (unsigned long)k);
+			break;
+		case Omul: v[w] = (long)((unsigned long)x * (unsigned long)k);
+			break;
 		case Odiv: v[w] = k ? x / k : 0; break;
 		default: free(v); return 0;
 		}
+		v[w] = typed(v[w], bits, uns);
 	}
 	return v;
 }
 
-static Set
-compare(Kn *K, Stmt *s, long *a, long k)
+/* The warps where setp s of a against k holds, into *out; -1 where its
+ * type is not followed. */
+static int
+compare(Kn *K, Stmt *s, long *a, long k, Set *out)
 {
 	static const char *const c[] = {".eq", ".ne", ".lt", ".le", ".gt",
 		".ge"};
-	int cmp = -1;
-	Set out = 0;
+	int cmp = -1, uns = 0, bits = width(s, &uns);
 
 	for (int j = 0; j < 6; j++)
 		if (hasmod(s, c[j]))
 			cmp = j;
+	if (cmp < 0 || !bits || (bits == 64 && uns && cmp >= Clt))
+		return -1;
+	k = typed(k, bits, uns);
+	*out = 0;
 	for (int w = 0; w < K->nw; w++) {
-		long x = a[w];
+		long x = typed(a[w], bits, uns);
 		int t = cmp == Ceq ? x == k : cmp == Cne ? x != k
 			: cmp == Clt ? x < k : cmp == Cle ? x <= k
 			: cmp == Cgt ? x > k : cmp == Cge ? x >= k : 0;
-		out |= (Set)t << w;
+		*out |= (Set)t << w;
 	}
-	return out;
+	return 0;
 }
 
 /* One statement's contribution.  Only registers written once are
@@ -120,10 +178,18 @@ compare(Kn *K, Stmt *s, long *a, long k)
 static void
 learn(Kn *K, Stmt *s, uint32_t *ndef)
 {
-	if (s->kind != Sins || s->guard || s->nop < 2 || !isreg(&s->opd[0])
-	|| ndef[s->opd[0].reg] != 1)
+	if (s->kind != Sins || s->guard || s->nop < 2)
 		return;
-	int32_t d = s->opd[0].reg;
+	Opnd *o = &s->opd[0];
+	/* shfl's value with its predicate: the value is what is followed */
+	if (o->kind == Ppair && s->op == Oshfl && o->nsub == 2)
+		o = &o->sub[0];
+	if (!isreg(o))
+		return;
+	int32_t d = o->reg;
+	if ((ndef[d] != 1 && !K->same[d]) || K->val[d] || K->tid[d]
+	|| K->pk[d])
+		return;         /* a later def alike: learnt at the first */
 	Opnd *a = &s->opd[1];
 	int ok;
 	if (s->op == Omov && a->kind == Preg && a->reg < 0
@@ -156,8 +222,7 @@ learn(Kn *K, Stmt *s, uint32_t *ndef)
 	if (!ok)
 		return;
 	if (s->op == Osetp && K->val[r]) {
-		K->pred[d] = compare(K, s, K->val[r], k);
-		K->pk[d] = 1;
+		K->pk[d] = !compare(K, s, K->val[r], k, &K->pred[d]);
 	} else if (K->tid[r] == 1 && ((s->op == Oshr && k >= 5)
 	|| (s->op == Odiv && k >= 32 && k % 32 == 0))) {
 		long *w = arith(K, s, 0, s->op == Oshr ? k - 5 : k / 32);
@@ -181,15 +246,81 @@ label(Func *f, Str name)
 	return -1;
 }
 
-static void
-defcount(Func *f, uint32_t *ndef)
+static int
+sameopnd(const Opnd *a, const Opnd *b)
 {
+	if (a->kind != b->kind || a->neg != b->neg || a->minus != b->minus
+	|| a->reg != b->reg || a->nsub != b->nsub
+	|| !a->s != !b->s || (a->s && strcmp(a->s, b->s))
+	|| !a->comp != !b->comp || (a->comp && strcmp(a->comp, b->comp))
+	|| !a->off != !b->off || (a->off && strcmp(a->off, b->off)))
+		return 0;
+	for (uint32_t k = 0; k < a->nsub; k++)
+		if (!sameopnd(&a->sub[k], &b->sub[k]))
+			return 0;
+	return 1;
+}
+
+/* a and b are the same instruction: opcode, modifiers, operands
+ * (registers by identity, not by name: an inner scope's %rx is not
+ * another's), neither guarded. */
+static int
+sameins(const Stmt *a, const Stmt *b)
+{
+	if (a->op != b->op || a->guard || b->guard || a->nmod != b->nmod
+	|| a->nop != b->nop || strcmp(a->name, b->name))
+		return 0;
+	for (uint32_t k = 0; k < a->nmod; k++)
+		if (strcmp(a->mod[k], b->mod[k]))
+			return 0;
+	for (uint32_t k = 0; k < a->nop; k++)
+		if (!sameopnd(&a->opd[k], &b->opd[k]))
+			return 0;
+	return 1;
+}
+
+/* Each register's writes, into ndef; same[r] when r is written more
+ * than once and every time by the same instruction as the first. */
+static void
+count(uint32_t *ndef, uint32_t *first, uint8_t *same, const Opnd *o,
+	uint32_t i, Func *f)
+{
+	if (o->kind == Preg && o->reg >= 0) {
+		uint32_t r = (uint32_t)o->reg;
+		if (!ndef[r]++)
+			first[r] = i, same[r] = 1;
+		else if (ndef[r] == 2 || same[r])
+			same[r] = sameins(&f->stmt[first[r]], &f->stmt[i]);
+	}
+	for (uint32_t k = 0; k < o->nsub; k++)
+		count(ndef, first, same, &o->sub[k], i, f);
+}
+
+/* Every register a statement may write is counted: operand 0 and what
+ * it holds ({a, b}, p|q), and every operand of a call or of an
+ * instruction the table does not know. */
+static void
+defcount(Func *f, uint32_t *ndef, uint8_t *same)
+{
+	uint32_t *first = calloc(f->nreg ? f->nreg : 1, sizeof *first);
+
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind == Sins && s->nop && s->opd[0].kind == Preg
-		&& s->opd[0].reg >= 0 && opdefs(s) != DNO)
-			ndef[s->opd[0].reg]++;
+		Defs d;
+		uint32_t n = 0;
+		if (s->kind != Sins || !s->nop)
+			continue;
+		d = opdefs(s);
+		if (s->op == Ounknown || s->op == Ocall)
+			n = s->nop;
+		else if (s->opd[0].kind != Paddr && (d == D0 || d == D0U))
+			n = 1;
+		for (uint32_t k = 0; k < n; k++)
+			count(ndef, first, same, &s->opd[k], i, f);
 	}
+	for (uint32_t r = 0; r < f->nreg; r++)
+		same[r] = same[r] && ndef[r] > 1;
+	free(first);
 }
 
 /* Sets of warps reaching each statement, to a fixed point.  Returns -1
@@ -263,8 +394,8 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	uint32_t *ndef = calloc(n, sizeof *ndef);
 	Set *at = calloc(f->nstmt + 1, sizeof *at);
 	Kn K = {calloc(n, sizeof(long *)), calloc(n, 1),
-		calloc(n, sizeof(Set)), calloc(n, 1), (int)nw};
-	defcount(f, ndef);
+		calloc(n, sizeof(Set)), calloc(n, 1), (int)nw, calloc(n, 1)};
+	defcount(f, ndef, K.same);
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		learn(&K, &f->stmt[i], ndef);
 	/* not.pred of a known predicate is known too */
@@ -282,6 +413,9 @@ budgetfit(Func *f, const int *vals, Buf *why)
 		budget[w] = -1;
 	if (entry > 255)
 		entry = 255;
+	long mx[3];
+	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < entry)
+		entry = mx[0] / 8 * 8;
 	if (flow(f, &K, at, (int)nw)) {
 		bprintf(why, "%s: a branch this cannot follow\n", f->name);
 		rc = -1;
@@ -303,7 +437,10 @@ budgetfit(Func *f, const int *vals, Buf *why)
 			if ((at[i] >> w & 1) && v > budget[w])
 				budget[w] = v;
 	}
+	/* the CTA's pool: what its warps were launched with */
 	long sum = 0, cap = 65536 / k[0];
+	if (32 * nw * entry < cap)
+		cap = 32 * nw * entry;
 	for (int w = 0; w < nw; w++)
 		sum += 32 * (budget[w] < 0 ? entry : budget[w]);
 	if (!rc && sum > cap) {
@@ -318,6 +455,7 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	free(K.tid);
 	free(K.pred);
 	free(K.pk);
+	free(K.same);
 	free(ndef);
 	free(at);
 	return rc;
