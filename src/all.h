@@ -779,6 +779,9 @@ Func *unpin(Module *, Func *f, Buf *why);
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
 
+/* ---- vaccess.c ---- */
+void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);
+
 /* ---- vbudget.c ---- */
 int budgetfit(Func *, const int *vals, Buf *why);
 

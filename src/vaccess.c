@@ -181,6 +181,36 @@ vcollect(Opnd *o, Iv *v)
 		vcollect(&o->sub[i], v);
 }
 
+static void
+eachreg(const Opnd *o, void (*fn)(void *, int32_t), void *arg)
+{
+	if (o->kind == Preg && o->reg >= 0)
+		fn(arg, o->reg);
+	for (uint32_t k = 0; k < o->nsub; k++)
+		eachreg(&o->sub[k], fn, arg);
+}
+
+/* fn(arg, r) for each register s may write, by the operand table:
+ * operand 0 and what it holds ({a, b}, p|q); an unknown instruction or
+ * a call, any register it names.  For a proof that must not miss a
+ * write (vearly.c, vbudget.c), where vaccess's defs follow opdefs. */
+void
+vwrites(const Stmt *s, void (*fn)(void *, int32_t), void *arg)
+{
+	uint32_t n = 0;
+	Defs d;
+
+	if (s->kind != Sins)
+		return;
+	d = opdefs(s);
+	if (s->op == Ounknown || s->op == Ocall)
+		n = s->nop;
+	else if (s->nop && s->opd[0].kind != Paddr && (d == D0 || d == D0U))
+		n = 1;
+	for (uint32_t k = 0; k < n; k++)
+		eachreg(&s->opd[k], fn, arg);
+}
+
 void
 vaccess(Stmt *s, Acc *a)
 {

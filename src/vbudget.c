@@ -82,8 +82,6 @@ isreg(Opnd *o)
 	return o->kind == Preg && o->reg >= 0 && !o->comp;
 }
 
-/* d = op(a, k) per warp, for the operations warp roles are computed
- * with. */
 /* The width of s's type, and whether it is unsigned (.u, .b); 0 for a
  * type this does not follow. */
 static int
@@ -173,8 +171,9 @@ compare(Kn *K, Stmt *s, long *a, long k, Set *out)
 	return 0;
 }
 
-/* One statement's contribution.  Only registers written once are
- * tracked: a loop would change them. */
+/* One statement's contribution.  Only registers written once, or each
+ * time alike (same), are tracked: another write, in a loop say, would
+ * change them.  Such a register is learnt at its first write. */
 static void
 learn(Kn *K, Stmt *s, uint32_t *ndef)
 {
@@ -246,14 +245,19 @@ label(Func *f, Str name)
 	return -1;
 }
 
+/* Spellings alike, either absent in both (not every one is interned) */
+static int
+samestr(Str a, Str b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static int
 sameopnd(const Opnd *a, const Opnd *b)
 {
 	if (a->kind != b->kind || a->neg != b->neg || a->minus != b->minus
-	|| a->reg != b->reg || a->nsub != b->nsub
-	|| !a->s != !b->s || (a->s && strcmp(a->s, b->s))
-	|| !a->comp != !b->comp || (a->comp && strcmp(a->comp, b->comp))
-	|| !a->off != !b->off || (a->off && strcmp(a->off, b->off)))
+	|| a->reg != b->reg || a->nsub != b->nsub || !samestr(a->s, b->s)
+	|| !samestr(a->comp, b->comp) || !samestr(a->off, b->off))
 		return 0;
 	for (uint32_t k = 0; k < a->nsub; k++)
 		if (!sameopnd(&a->sub[k], &b->sub[k]))
@@ -268,10 +272,10 @@ static int
 sameins(const Stmt *a, const Stmt *b)
 {
 	if (a->op != b->op || a->guard || b->guard || a->nmod != b->nmod
-	|| a->nop != b->nop || strcmp(a->name, b->name))
+	|| a->nop != b->nop || !samestr(a->name, b->name))
 		return 0;
 	for (uint32_t k = 0; k < a->nmod; k++)
-		if (strcmp(a->mod[k], b->mod[k]))
+		if (!samestr(a->mod[k], b->mod[k]))
 			return 0;
 	for (uint32_t k = 0; k < a->nop; k++)
 		if (!sameopnd(&a->opd[k], &b->opd[k]))
@@ -281,46 +285,36 @@ sameins(const Stmt *a, const Stmt *b)
 
 /* Each register's writes, into ndef; same[r] when r is written more
  * than once and every time by the same instruction as the first. */
+typedef struct Defc {
+	Func *f;
+	uint32_t *ndef, *first, i;
+	uint8_t *same;
+} Defc;
+
 static void
-count(uint32_t *ndef, uint32_t *first, uint8_t *same, const Opnd *o,
-	uint32_t i, Func *f)
+countdef(void *arg, int32_t r)
 {
-	if (o->kind == Preg && o->reg >= 0) {
-		uint32_t r = (uint32_t)o->reg;
-		if (!ndef[r]++)
-			first[r] = i, same[r] = 1;
-		else if (ndef[r] == 2 || same[r])
-			same[r] = sameins(&f->stmt[first[r]], &f->stmt[i]);
-	}
-	for (uint32_t k = 0; k < o->nsub; k++)
-		count(ndef, first, same, &o->sub[k], i, f);
+	Defc *c = arg;
+
+	if (!c->ndef[r]++)
+		c->first[r] = c->i, c->same[r] = 1;
+	else if (c->same[r])
+		c->same[r] = sameins(&c->f->stmt[c->first[r]],
+			&c->f->stmt[c->i]);
 }
 
-/* Every register a statement may write is counted: operand 0 and what
- * it holds ({a, b}, p|q), and every operand of a call or of an
- * instruction the table does not know. */
+/* Every register a statement may write is counted (vwrites). */
 static void
 defcount(Func *f, uint32_t *ndef, uint8_t *same)
 {
-	uint32_t *first = calloc(f->nreg ? f->nreg : 1, sizeof *first);
+	Defc c = {f, ndef, calloc(f->nreg ? f->nreg : 1, sizeof *c.first),
+		0, same};
 
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		Defs d;
-		uint32_t n = 0;
-		if (s->kind != Sins || !s->nop)
-			continue;
-		d = opdefs(s);
-		if (s->op == Ounknown || s->op == Ocall)
-			n = s->nop;
-		else if (s->opd[0].kind != Paddr && (d == D0 || d == D0U))
-			n = 1;
-		for (uint32_t k = 0; k < n; k++)
-			count(ndef, first, same, &s->opd[k], i, f);
-	}
+	for (c.i = 0; c.i < f->nstmt; c.i++)
+		vwrites(&f->stmt[c.i], countdef, &c);
 	for (uint32_t r = 0; r < f->nreg; r++)
 		same[r] = same[r] && ndef[r] > 1;
-	free(first);
+	free(c.first);
 }
 
 /* Sets of warps reaching each statement, to a fixed point.  Returns -1

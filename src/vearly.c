@@ -219,31 +219,6 @@ arith(Stmt *s)
 	return s->nop >= 2 && s->opd[0].kind == Preg;
 }
 
-static void
-eachreg(const Opnd *o, void (*fn)(Ve *, int32_t), Ve *v)
-{
-	if (o->kind == Preg && o->reg >= 0)
-		fn(v, o->reg);
-	for (uint32_t k = 0; k < o->nsub; k++)
-		eachreg(&o->sub[k], fn, v);
-}
-
-/* The registers s may write, by the operand table; an unknown
- * instruction or a call any it names. */
-static void
-writes(Stmt *s, void (*fn)(Ve *, int32_t), Ve *v)
-{
-	uint32_t n = 0;
-	Defs d = opdefs(s);
-
-	if (s->op == Ounknown || s->op == Ocall)
-		n = s->nop;
-	else if (s->nop && s->opd[0].kind != Paddr && (d == D0 || d == D0U))
-		n = 1;
-	for (uint32_t k = 0; k < n; k++)
-		eachreg(&s->opd[k], fn, v);
-}
-
 /* ---- values ---- */
 
 static int
@@ -384,8 +359,10 @@ static int32_t *curst;
 
 /* A write of r forgets every value that reads r. */
 static void
-forget(Ve *v, int32_t r)
+forget(void *arg, int32_t r)
 {
+	Ve *v = arg;
+
 	if (v->fresh[r] || !v->isleaf[r])
 		return;
 	for (uint32_t h = 0; h < v->nf; h++)
@@ -420,7 +397,7 @@ step(Ve *v, Stmt *s, int32_t *st)
 		st[v->slot[s->opd[0].reg]] = value(v, s, st);
 		return;
 	}
-	writes(s, forget, v);
+	vwrites(s, forget, v);
 }
 
 /* In-values of every block, to the fixed point: the values all reached
@@ -525,9 +502,9 @@ static Cnt *cnta;
 static uint32_t cnti;
 
 static void
-countw(Ve *v, int32_t r)
+countw(void *arg, int32_t r)
 {
-	(void)v;
+	(void)arg;
 	cnta->w[r]++;
 	cnta->at[r] = cnti;
 }
@@ -556,7 +533,7 @@ counta(Ve *v, Cnt *c)
 		if (s->kind != Sins)
 			continue;
 		cnti = i;
-		writes(s, countw, v);
+		vwrites(s, countw, v);
 		/* reads: every operand past a written operand 0, and the
 		 * guard (an operand the table says is read and written
 		 * counts as read too) */
