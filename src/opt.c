@@ -503,6 +503,20 @@ proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
 	return rc;
 }
 
+/* PTXPRESS_REFUSED=FILE writes a rewrite the validator refused there,
+ * to read beside its reason (the output keeps the input). */
+static void
+keeprefused(const Buf *text)
+{
+	const char *path = getenv("PTXPRESS_REFUSED");
+	FILE *fp = path && *path ? fopen(path, "w") : 0;
+
+	if (!fp)
+		return;
+	fwrite(text->p ? text->p : "", 1, text->n, fp);
+	fclose(fp);
+}
+
 int
 proven(Optreq *o, Module *orig, Module *m, Buf *text)
 {
@@ -512,6 +526,8 @@ proven(Optreq *o, Module *orig, Module *m, Buf *text)
 	if (rc && o->log)
 		fprintf(o->log, "%s: note: %s: the rewrite is not proven, the "
 			"input is kept: %s", progname, o->in, why.p);
+	if (rc)
+		keeprefused(text);
 	free(why.p);
 	return rc;
 }

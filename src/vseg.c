@@ -771,7 +771,7 @@ vsegment(Seg *g, uint8_t *mv)
 {
 	uint32_t na = g->a1 - g->a0, nb = g->b1 - g->b0;
 	Str *ta = xmalloc((na + 1) * sizeof *ta);
-	Str *tb = xmalloc((nb + 1) * sizeof *tb);
+	Str *tb = xmalloc((nb + g->up->n + 1) * sizeof *tb);
 	uint32_t *pos = xmalloc((na + 1) * sizeof *pos);
 	Acc *acc = calloc(na + 1, sizeof *acc);
 	Stmt *eff = xmalloc((na + 1) * sizeof *eff);
@@ -781,8 +781,15 @@ vsegment(Seg *g, uint8_t *mv)
 
 	for (uint32_t j = 0; j < nb; j++)
 		tb[j] = vtext(g->fb, &g->fb->stmt[g->b0 + j]);
+	/* and what B runs earlier, unclaimed: a statement that rose is no
+	 * removed copy (hoist raised a pack across a bar.sync; vcopies took
+	 * it for a removed pack still read: hoist-pack.ptx) */
+	uint32_t nt = nb;
+	for (uint32_t k = 0; k < g->up->n; k++)
+		if (g->up->v[k].a < 0 && g->up->v[k].seg < g->seg)
+			tb[nt++] = g->up->v[k].t;
 	int32_t n = vcopies(g->fa, g->tally, g->vscratch, g->a0, g->a1, tb,
-		nb, eff, orig, ar, g->why);
+		nt, eff, orig, ar, g->why);
 	if (n < 0)
 		rc = -1, n = 0;
 	g->orig = orig;

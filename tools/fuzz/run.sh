@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs a fuzzer for a while: fuzzfront (the front end, the default) or,
 # with -n fuzzopt, opt's passes with the validator as the oracle.
-# Seeds: corpus/, the test files, and ../shared/corpus when it is there
+# Seeds: corpus/, the test files, findings/ (what a run found once,
+# replayed by every run), and ../shared/corpus when it is there
 # (read, never copied); with -s tests/opt too, whose small kernels reach
 # every pass (the long runs; in CI only the front end's minute: the opt
 # fuzzer still finds old disagreements on them, bench/RESULTS-trust.md).
@@ -50,7 +51,8 @@ if [ -z "$exe" ] || [ ! -x "$exe" ]; then
 fi
 seeds=""
 for d in "$top/corpus" "$top/tests/front" "$top/tests/front/ok" \
-	"$top/tests/fuzz" "$top/tests/malformed" ${opt:+"$top/$opt"} \
+	"$top/tests/fuzz" "$top/tests/malformed" "$top/tools/fuzz/findings" \
+	${opt:+"$top/$opt"} \
 	"$top/../shared/corpus"; do
 	[ -d "$d" ] && seeds="$seeds $d"
 done
