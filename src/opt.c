@@ -39,7 +39,9 @@ helpopt(FILE *f)
 "Every result is proven by the validator ('ptxpress validate') before it\n"
 "is written; a rewrite it cannot prove is dropped and the input is\n"
 "written instead.  In the search, a kernel whose pick is not proven\n"
-"takes the next best variant that is, down to its input.\n"
+"takes the next best variant that is, down to its input.  With\n"
+"$PTXPRESS_REFUSED=FILE the last refused rewrite is written to FILE,\n"
+"to read beside the reason the note gives.\n"
 "\n"
 "With a ptxas (found on PATH, or --ptxas, or $PTXPRESS_PTXAS) the search\n"
 "is on: opt assembles the input and up to --tries legal variants (the\n"
@@ -478,31 +480,6 @@ hooked(const char *pipe)
 	return 0;
 }
 
-/* Writes m into text and proves it computes what orig does: 0 proven,
- * else why says why (refused: the hook above). */
-static int
-proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
-	Buf *why)
-{
-	Diag d = {0};
-	int rc;
-
-	emitlossless(text, m);
-	if (m->rawlen > m->len)
-		bput(text, m->src + m->len, m->rawlen - m->len);
-	if (refused) {
-		bprintf(why, "PTXPRESS_UNPROVEN refuses it\n");
-		return -1;
-	}
-	d.quiet = 1;
-	Module *re = parse(o->in, text->p ? text->p : "", text->n, &d);
-	rc = re->nerr ? -1 : validate(orig, re, why);
-	if (re->nerr)
-		bprintf(why, "it does not parse\n");
-	afree(re->a);
-	return rc;
-}
-
 /* PTXPRESS_REFUSED=FILE writes a rewrite the validator refused there,
  * to read beside its reason (the output keeps the input). */
 static void
@@ -517,6 +494,34 @@ keeprefused(const Buf *text)
 	fclose(fp);
 }
 
+/* Writes m into text and proves it computes what orig does: 0 proven,
+ * else why says why (refused: the hook above). */
+static int
+proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
+	Buf *why)
+{
+	Diag d = {0};
+	int rc;
+
+	emitlossless(text, m);
+	if (m->rawlen > m->len)
+		bput(text, m->src + m->len, m->rawlen - m->len);
+	if (refused) {
+		bprintf(why, "PTXPRESS_UNPROVEN refuses it\n");
+		keeprefused(text);
+		return -1;
+	}
+	d.quiet = 1;
+	Module *re = parse(o->in, text->p ? text->p : "", text->n, &d);
+	rc = re->nerr ? -1 : validate(orig, re, why);
+	if (re->nerr)
+		bprintf(why, "it does not parse\n");
+	if (rc)
+		keeprefused(text);
+	afree(re->a);
+	return rc;
+}
+
 int
 proven(Optreq *o, Module *orig, Module *m, Buf *text)
 {
@@ -526,8 +531,6 @@ proven(Optreq *o, Module *orig, Module *m, Buf *text)
 	if (rc && o->log)
 		fprintf(o->log, "%s: note: %s: the rewrite is not proven, the "
 			"input is kept: %s", progname, o->in, why.p);
-	if (rc)
-		keeprefused(text);
 	free(why.p);
 	return rc;
 }

@@ -4,6 +4,7 @@
 # PTXPRESS_UNPROVEN naming the pick (the hook fails its proof), the
 # second row of --variants becomes the pick, the report and the output
 # say so, and ptxas's figures for the output are that row's.  With
+# PTXPRESS_REFUSED gets the refused rewrite: the pick alone.
 # every variant worth taking refused, the input is written unchanged.
 # Needs ptxas (77).
 # usage: optfallback.sh PTXPRESS TOPDIR
@@ -26,8 +27,11 @@ first=$(echo "$rows" | sed -n 1p) second=$(echo "$rows" | sed -n 2p)
 p1=${first%/*} p2=${second%/*} s2=${second#*/}
 [ -n "$p1" ] && [ -n "$p2" ] || { echo "FAIL: fewer than two variants spill less"; cat "$tmp/log1"; exit 1; }
 grep -q "^$k .* $p1\$" "$tmp/log1" || { echo "FAIL: $p1 is not the pick"; cat "$tmp/log1"; exit 1; }
-run "$tmp/log2" "$tmp/o2.ptx" PTXPRESS_UNPROVEN="$p1"
+run "$tmp/log2" "$tmp/o2.ptx" PTXPRESS_UNPROVEN="$p1" \
+	PTXPRESS_REFUSED="$tmp/refused.ptx"
 bad=0
+# the last rewrite refused: the pick alone, what the first run wrote
+cmp -s "$tmp/o1.ptx" "$tmp/refused.ptx" || { echo "FAIL: PTXPRESS_REFUSED did not get $p1's rewrite"; bad=1; }
 grep -q "note: $k: $p1 is not proven" "$tmp/log2" || { echo "FAIL: no note that $p1 is not proven"; bad=1; }
 grep -q "note: $k: taking $p2 instead" "$tmp/log2" || { echo "FAIL: no note taking $p2"; bad=1; }
 grep -q "^$k .* $p2\$" "$tmp/log2" || { echo "FAIL: the report does not name $p2"; bad=1; }
