@@ -3,8 +3,8 @@
 # the next variant of that kernel's ranking, not the input: with
 # PTXPRESS_UNPROVEN naming the pick (the hook fails its proof), the
 # second row of --variants becomes the pick, the report and the output
-# say so, and ptxas's figures for the output are that row's.  With
-# PTXPRESS_REFUSED gets the refused rewrite: the pick alone.
+# say so, and ptxas's figures for the output are that row's, and
+# PTXPRESS_REFUSED's file gets the refused rewrite (the pick alone).  With
 # every variant worth taking refused, the input is written unchanged.
 # Needs ptxas (77).
 # usage: optfallback.sh PTXPRESS TOPDIR
