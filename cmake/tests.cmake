@@ -117,6 +117,10 @@ set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME optrefine COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optrefine.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optrefine PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The refining round's seeds: a pick's own, wherever it stands.
+add_test(NAME optseed COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optseed.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optseed PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The refining round's pin=dup:K variants, K up to the file's loops.
 add_test(NAME optdup COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optdup.sh
   ${PX} ${CMAKE_SOURCE_DIR})

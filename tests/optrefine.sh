@@ -40,9 +40,11 @@ case $base in *softmax*) ;; *)
 esac
 [ "$s0" -gt 0 ] || no "the kernel no longer spills after the first round" "$tmp/r0.log"
 [ "$s4" -le "$s0" ] || no "refined pick spills $s4 > $s0" "$tmp/r4.log"
-# the extra rows: the first round's pick, perturbed (seeds 1500000 on)
+# the extra rows: the first round's pick, perturbed (seeds 1500003 on;
+# the first round's are 1000003 on)
 sched=$(echo "$base" | sed -n 's/.*\(sched=[bt][ud]\).*/\1/p')
-awk '$1 ~ /^[0-9]+$/ && $6 ~ /@15000[0-9][0-9]$/ { print $6 }' "$tmp/r4.log" >"$tmp/extra"
+awk '$1 ~ /^[0-9]+$/ && $6 ~ /@[0-9]+$/ { s = $6; sub(/.*@/, "", s)
+	if (s + 0 >= 1500003) print $6 }' "$tmp/r4.log" >"$tmp/extra"
 [ "$(wc -l <"$tmp/extra")" = 4 ] || no "not 4 refined rows" "$tmp/r4.log"
 while read -r p; do
 	q=${p%@*}
