@@ -117,6 +117,10 @@ set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME optrefine COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optrefine.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optrefine PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# tools/wheel.sh into a cache folder that exists already (gen-cutlass.sh).
+add_test(NAME wheel COMMAND sh ${CMAKE_SOURCE_DIR}/tests/wheel.sh
+  ${CMAKE_SOURCE_DIR})
+set_tests_properties(wheel PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 # The refining round's seeds: a pick's own, wherever it stands.
 add_test(NAME optseed COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optseed.sh
   ${PX} ${CMAKE_SOURCE_DIR})
