@@ -21,6 +21,8 @@ typedef void *yyscan_t;
 int ptxlex(PTXSTYPE *, Loc *, yyscan_t);
 static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 static int32_t regrange(Loc *, Parser *, yyscan_t, Tok);
+static Stmt *ins(Parser *, yyscan_t, Loc *, Opnd *, int, Tok, OL);
+static void toomany(Parser *, yyscan_t, Loc *, OL);
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
 	if (N) { \
@@ -401,22 +403,23 @@ tok
 
 ins
 	: WORD
-		{ $$ = mkins(P, 0, 0, $1, (OL){0}); }
+		{ $$ = ins(P, scanner, &@1, 0, 0, $1, (OL){0}); }
 	| WORD operands
-		{ $$ = mkins(P, 0, 0, $1, $2); }
+		{ $$ = ins(P, scanner, &@1, 0, 0, $1, $2); }
 	| '@' simple WORD
-		{ $$ = mkins(P, $2, 0, $3, (OL){0}); }
+		{ $$ = ins(P, scanner, &@3, $2, 0, $3, (OL){0}); }
 	| '@' simple WORD operands
-		{ $$ = mkins(P, $2, 0, $3, $4); }
+		{ $$ = ins(P, scanner, &@3, $2, 0, $3, $4); }
 	| '@' '!' simple WORD
-		{ $$ = mkins(P, $3, 1, $4, (OL){0}); }
+		{ $$ = ins(P, scanner, &@4, $3, 1, $4, (OL){0}); }
 	| '@' '!' simple WORD operands
-		{ $$ = mkins(P, $3, 1, $4, $5); }
+		{ $$ = ins(P, scanner, &@4, $3, 1, $4, $5); }
 	;
 
 operands
 	: operand               { $$ = (OL){0}; olpush(P, &$$, $1); }
-	| operands ',' operand  { $$ = $1; olpush(P, &$$, $3); }
+	| operands ',' operand  { $$ = $1; olpush(P, &$$, $3);
+				  toomany(P, scanner, &@3, $$); }
 	;
 
 simple
@@ -472,12 +475,14 @@ nprim
 
 slist
 	: simple                { $$ = (OL){0}; olpush(P, &$$, $1); }
-	| slist ',' simple      { $$ = $1; olpush(P, &$$, $3); }
+	| slist ',' simple      { $$ = $1; olpush(P, &$$, $3);
+				  toomany(P, scanner, &@3, $$); }
 	;
 
 vlist
 	: operand               { $$ = (OL){0}; olpush(P, &$$, $1); }
-	| vlist ',' operand     { $$ = $1; olpush(P, &$$, $3); }
+	| vlist ',' operand     { $$ = $1; olpush(P, &$$, $3);
+				  toomany(P, scanner, &@3, $$); }
 	;
 
 addrbase
@@ -569,6 +574,28 @@ ptxerror(Loc *l, Parser *P, yyscan_t s, const char *msg)
 {
 	UNUSED(s);
 	lexerr(&P->lx, l, "%s", msg);
+}
+
+/* Lists are counted in 16 bits (all.h): one error, at the element that
+ * reaches Maxsub, so that an address's base and list fit too.  The
+ * scanner's fast path takes only lines too short to get there. */
+static void
+toomany(Parser *P, yyscan_t s, Loc *l, OL ol)
+{
+	if (ol.n == Maxsub)
+		ptxerror(l, P, s, "too many operands");
+}
+
+static Stmt *
+ins(Parser *P, yyscan_t s, Loc *l, Opnd *g, int neg, Tok w, OL ops)
+{
+	uint32_t dots = 0;
+
+	for (uint32_t i = 0; i < w.n; i++)
+		dots += w.s[i] == '.';
+	if (dots >= Maxsub)
+		ptxerror(l, P, s, "too many modifiers");
+	return mkins(P, g, neg, w, ops);
 }
 
 /* %r<N>: N registers are made (24 bytes each); compilers declare

@@ -105,13 +105,19 @@ enum {
 	Pexpr,  /* sym+off and other constant expressions, spelled */
 };
 
+/* Operands of an instruction or of an aggregate, and modifiers of an
+ * instruction, are counted in 16 bits (the IR of a large file is most
+ * of its memory); longer lists are errors.  wgmma's and tcgen05.ld's
+ * vectors, the longest PTX writes, hold 128 or 256 registers. */
+enum { Maxsub = 65535 };
+
 typedef struct Opnd Opnd;
-struct Opnd {           /* 48 bytes: a kernel has hundreds of thousands */
+struct Opnd {           /* 40 bytes: a kernel has hundreds of thousands */
 	uint8_t kind;
-	uint8_t neg;        /* !%p */
-	uint8_t minus;      /* -1, -0f... spelled with a leading minus */
+	uint8_t neg : 1;    /* !%p */
+	uint8_t minus : 1;  /* -1, -0f... spelled with a leading minus */
+	uint16_t nsub;      /* at most Maxsub: the parser says so */
 	int32_t reg;        /* register id in the function, or -1 */
-	uint32_t nsub;
 	Str s;              /* name or literal spelling */
 	Str comp;           /* component: .x */
 	Str off;            /* address offset spelling: "+8", "+-8", "-8" */
@@ -159,23 +165,26 @@ typedef struct Locl {
 	Str fn;             /* function_name, or NULL */
 } Locl;
 
-struct Stmt {           /* 88 bytes: fields in order of alignment */
+struct Stmt {           /* 72 bytes: fields in order of alignment */
 	uint8_t kind;
-	uint8_t dirty;      /* changed: print from the IR, not the source */
-	uint8_t gneg;       /* @!p */
+	uint8_t dirty : 1;  /* changed: print from the IR, not the source */
+	uint8_t gneg : 1;   /* @!p */
 	uint16_t op;        /* Sins: the Op, Ounknown if not in the table */
-	uint32_t nmod;
-	uint32_t nop;
+	uint16_t nmod;      /* these two at most Maxsub: the parser says so */
+	uint16_t nop;
 	Span lead;          /* trivia before it (whitespace, comments) */
 	Span text;          /* its own bytes in the source */
 	Pos pos;
-	Locl *ll;           /* Sloc: its numbers (shared by copies) */
+	union {             /* by kind: a tenth of a large file's statements
+	                     * are .loc lines, a few are declarations */
+		Locl *ll;   /* Sloc: its numbers (shared by copies) */
+		Decl *decl; /* Sdecl; Spragma, Sdir: their tokens */
+	};
 	Str name;           /* Sins: opcode base as written; Slabel: label;
 	                     * Spragma/Sdir/Sloc: the whole text canonically */
 	Opnd *guard;        /* Sins */
 	Str *mod;           /* Sins: ".global", ".nc", ... */
 	Opnd *opd;          /* Sins operands */
-	Decl *decl;         /* Sdecl */
 };
 
 /* A register, after scope resolution.  Range declarations %r<100>

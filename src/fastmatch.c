@@ -248,7 +248,10 @@ insmatch(const char *p, size_t *wend)
 			q = sp(q + 1);
 		}
 	}
-	return (size_t)(q + 1 - s);
+	/* longer lines go to the grammar, which counts what the IR's 16
+	 * bits hold (all.h's Maxsub): here every operand, element and
+	 * modifier takes two bytes at least */
+	return q + 1 - s < 2 * Maxsub ? (size_t)(q + 1 - s) : 0;
 }
 
 /* The other statement a large file is full of: ".loc F L C" and the end

@@ -63,7 +63,7 @@ stmtdump(Buf *b, const Stmt *s)
 		bprintf(b, " loc %d %d %d %s %d %d %d", s->ll->loc[0],
 			s->ll->loc[1], s->ll->loc[2], str(s->ll->fn),
 			s->ll->inl[0], s->ll->inl[1], s->ll->inl[2]);
-	if (s->decl)
+	if (s->kind != Sloc && s->decl)
 		decldump(b, s->decl);
 	bputs(b, "\n");
 }

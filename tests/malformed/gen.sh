@@ -96,6 +96,26 @@ grep -q "line2.ptx:1:10500102: error" "$tmp/err" || fail "long line column"
 { head3; rep 10000000 a; } >"$tmp/word.ptx"
 one "10 MB word" "$tmp/word.ptx" err
 
+# lists past what the IR counts (16 bits, all.h's Maxsub): a vector of
+# 65,535 elements and an opcode of 65,535 modifiers are errors at the
+# element and the word; 65,534 elements are not
+vec() { # n: an instruction whose vector has n elements
+	head3; printf '.visible .entry k()\n{\n.reg .b32 %%r<2>;\n'
+	printf 'mov.b32 %%r1, {'; rep $(($1 - 1)) '%r1,'; printf '%%r1};\n'
+	printf 'ret;\n}\n'; }
+vec 65535 >"$tmp/vec1.ptx"
+one "65,535 vector elements" "$tmp/vec1.ptx" err
+grep -q "vec1.ptx:7:262151: error: too many operands" "$tmp/err" ||
+	fail "too many operands: message or place"
+vec 65534 >"$tmp/vec2.ptx"
+one "65,534 vector elements" "$tmp/vec2.ptx" any
+! grep -q "too many" "$tmp/err" || fail "65,534 elements are too many"
+{ head3; printf '.visible .entry k()\n{\n\tadd'; rep 65535 .u32
+  printf ' %%r1;\n\tret;\n}\n'; } >"$tmp/mods.ptx"
+one "65,535 modifiers" "$tmp/mods.ptx" err
+grep -q "mods.ptx:6:2: error: too many modifiers" "$tmp/err" ||
+	fail "too many modifiers: message or place"
+
 # 10,000 nested scopes parse; 100,000 are an error, not a crash
 nest() { # depth
 	head3; printf '.visible .entry k()\n{\n.reg .b32 %%r<2>;\n'
