@@ -195,6 +195,10 @@ conflict(Klass x, Klass y)
 {
 	if (x == Kpure || y == Kpure)
 		return 0;
+	if (x == Kmma && y == Kmma)     /* see Kmma in all.h */
+		return 0;
+	x = x == Kmma ? Kcoll : x;
+	y = y == Kmma ? Kcoll : y;
 	if (x == Kcoll || y == Kcoll)
 		return (x == Kcoll || x == Kord) && (y == Kcoll || y == Kord);
 	if (x == Kcc || y == Kcc)

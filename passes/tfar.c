@@ -582,7 +582,7 @@ passable(Func *f, uint32_t lo, uint32_t j, const Grp *g, const uint8_t *tm,
 	switch (opklass(s)) {
 	case Kpure: case Kcc:
 		return 1;
-	case Kcoll:     /* the validator keeps a warp's collectives (a
+	case Kcoll: case Kmma:  /* the validator keeps a warp's collectives (a
 	                 * shfl.sync) in order with tensor memory, which
 	                 * the group's tcgen05.ld is (linemut seed 123) */
 		return 0;

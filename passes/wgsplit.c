@@ -64,7 +64,7 @@ plain(const Stmt *s, const uint8_t *tgt, uint32_t i)
 	if (s->kind != Sins)
 		return 0;
 	Klass k = opklass(s);
-	return k == Kpure || k == Kcoll;
+	return k == Kpure || k == Kcoll || k == Kmma;
 }
 
 static int32_t
@@ -182,7 +182,7 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 			x = dreg[d.v[k]] || lw[d.v[k]] || lr[d.v[k]];
 		for (uint32_t k = 0; k < u.n && !x; k++)
 			x = dreg[u.v[k]] == 1 || lw[u.v[k]];
-		if (opklass(s) == Kcoll)
+		if (opklass(s) == Kcoll || opklass(s) == Kmma)
 			x |= coll;
 		if (!x) {
 			for (uint32_t k = 0; k < u.n; k++)
@@ -194,7 +194,7 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 		}
 		late[i - g->wait - 1] = 1;
 		any = 1;
-		if (opklass(s) == Kcoll)
+		if (opklass(s) == Kcoll || opklass(s) == Kmma)
 			coll = 1;
 		for (uint32_t k = 0; k < d.n; k++)
 			lw[d.v[k]] = 1;

@@ -54,6 +54,12 @@ typedef enum {
 	Kpure,  /* registers only */
 	Kcoll,  /* registers only, but warp-collective: keeps its order
 	         * among collectives */
+	Kmma,   /* mma.sync: Kcoll, but two of them may swap.  Every
+	         * thread of a warp runs a block's statements in the same
+	         * order, so a warp that runs each mma of a block together
+	         * (.aligned asks it) still does after they are reordered;
+	         * what an mma stays ordered with is the other collectives
+	         * and barriers (bar.warp.sync converges the warp) */
 	Kcc,    /* reads or writes the carry flag: keeps its order among Kcc */
 	Kld,    /* reads memory of its state space */
 	Kst,    /* writes memory of its state space */

@@ -109,7 +109,7 @@ O(match, "match", D0, Kcoll, Lalu)
 O(redux, "redux", D0, Kcoll, Lalu)
 O(activemask, "activemask", D0, Kcoll, Lalu)
 O(elect, "elect", D0, Kcoll, Lalu)
-O(mma, "mma", D0, Kcoll, Lmma)
+O(mma, "mma", D0, Kmma, Lmma)
 O(wmma_mma, "wmma.mma", D0, Kcoll, Lmma)
 
 /* memory reads */

@@ -52,6 +52,8 @@ veffect(Stmt *s)
 		return vhas(s, ".cc") ? Ecarry : Enone;
 	case Kcoll:
 		return Ecoll;
+	case Kmma:
+		return Emma;
 	case Kcc:
 		return Ecarry;
 	case Kld:
@@ -143,8 +145,10 @@ vmemorder(Acc *a, Acc *b)
 {
 	int x = a->eff, y = b->eff;
 
-	if (x == Enone || y == Enone)
+	if (x == Enone || y == Enone || (x == Emma && y == Emma))
 		return 0;
+	x = x == Emma ? Ecoll : x;
+	y = y == Emma ? Ecoll : y;
 	if (x == Ecoll || y == Ecoll)
 		return (x == Ecoll || x == Eall || x == Etmem)
 			&& (y == Ecoll || y == Eall || y == Etmem);

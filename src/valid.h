@@ -10,6 +10,8 @@ enum {
 	Etmem,      /* tcgen05.ld/st and their waits: tensor memory only,
 	             * which no load or store reaches */
 	Ecoll,      /* warp collectives */
+	Emma,       /* mma.sync: a warp collective, but two may swap: every
+	             * thread of the warp runs a block in the same order */
 	Ecarry,     /* .cc arithmetic */
 	Efixed,     /* must not move at all */
 };

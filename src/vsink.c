@@ -685,7 +685,8 @@ passes(Vs *v, uint32_t j, uint32_t i, const uint8_t *gw, const uint8_t *gr,
 		return fail(v, j, "it passes a statement that shares its "
 			"registers or another tcgen05.ld's");
 	switch (veffect(s)) {
-	case Enone: case Ecarry: case Ecoll: case Eread: case Ewrite:
+	case Enone: case Ecarry: case Ecoll: case Emma: case Eread:
+	case Ewrite:
 		return 0;
 	case Etmem:
 		if (s->op != Otcgen05_st || apart(v, j, i))

@@ -11,10 +11,16 @@
 set -u
 px=$1 top=$2
 command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
-in=$top/corpus/fmha_sm90a.ptx
 k=fmha_fwd_f16_d256_m64_n128
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# Our d256_m64_n128 kernel no longer spills once mma.sync may swap (it
+# took 0 bytes with remat,sched=bu); held to .maxnreg 192 here it does,
+# after any first round, which is what this test needs.
+in=$tmp/in.ptx
+awk -v k="$k" '{ print } index($0, ".entry " k "(") { e = 1 }
+	e && /^\.maxntid/ { print ".maxnreg 192"; e = 0 }' \
+	"$top/corpus/fmha_sm90a.ptx" >"$in"
 fail=0
 no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
 run() {         # LOG OUT KERNEL REFINE
