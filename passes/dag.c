@@ -15,7 +15,8 @@
  * the old value), memory by state space (conservatively: generic aliases
  * every space but .param/.const), atomics and async/fence/barrier
  * operations against every memory access, collectives and carry-flag
- * arithmetic among themselves.  This is the usual list-scheduling DAG
+ * arithmetic among themselves (but two mma.sync may swap: Kmma in
+ * all.h).  This is the usual list-scheduling DAG
  * (Gibbons & Muchnick 1986), with PTX's ordering classes. */
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,8 @@
  *     which no load or store reaches), and such a wait against every
  *     access to a register some tcgen05.ld (tcgen05.st) of the function
  *     names; warp collectives and carry-flag arithmetic keep their
- *     order among their kind,
+ *     order among their kind, but for two mma.sync (valid.h's Emma:
+ *     every thread of the warp runs a block in one order),
  *   - debug labels keep their order among themselves;
  * and beyond permutations:
  *   - a copy or pack/unpack pair of the original may be missing when its
