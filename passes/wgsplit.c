@@ -176,13 +176,15 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 		}
 		if (s->kind != Sins)
 			continue;
+		Klass kl = opklass(s);
+		int iscoll = kl == Kcoll || kl == Kmma;
 		d.n = u.n = 0;
 		defuse(s, &d, &u);
 		for (uint32_t k = 0; k < d.n && !x; k++)
 			x = dreg[d.v[k]] || lw[d.v[k]] || lr[d.v[k]];
 		for (uint32_t k = 0; k < u.n && !x; k++)
 			x = dreg[u.v[k]] == 1 || lw[u.v[k]];
-		if (opklass(s) == Kcoll || opklass(s) == Kmma)
+		if (iscoll)
 			x |= coll;
 		if (!x) {
 			for (uint32_t k = 0; k < u.n; k++)
@@ -194,7 +196,7 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 		}
 		late[i - g->wait - 1] = 1;
 		any = 1;
-		if (opklass(s) == Kcoll || opklass(s) == Kmma)
+		if (iscoll)
 			coll = 1;
 		for (uint32_t k = 0; k < d.n; k++)
 			lw[d.v[k]] = 1;
