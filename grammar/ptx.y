@@ -591,7 +591,8 @@ ins(Parser *P, yyscan_t s, Loc *l, Opnd *g, int neg, Tok w, OL ops)
 {
 	uint32_t dots = 0;
 
-	for (uint32_t i = 0; i < w.n; i++)
+	/* a word shorter than Maxsub has too few dots to count */
+	for (uint32_t i = 0; w.n >= Maxsub && i < w.n; i++)
 		dots += w.s[i] == '.';
 	if (dots >= Maxsub)
 		ptxerror(l, P, s, "too many modifiers");

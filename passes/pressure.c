@@ -152,7 +152,7 @@ movable(const Stmt *s)
 {
 	Klass k = opklass(s);
 
-	return k == Kpure || k == Kcoll || k == Kmma;
+	return k == Kpure || iscoll(k);
 }
 
 void

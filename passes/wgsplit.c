@@ -64,7 +64,7 @@ plain(const Stmt *s, const uint8_t *tgt, uint32_t i)
 	if (s->kind != Sins)
 		return 0;
 	Klass k = opklass(s);
-	return k == Kpure || k == Kcoll || k == Kmma;
+	return k == Kpure || iscoll(k);
 }
 
 static int32_t
@@ -163,7 +163,7 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 {
 	uint8_t *lw = calloc(f->nreg + 1, 1), *lr = calloc(f->nreg + 1, 1);
 	Rv d = {0}, u = {0};
-	int coll = 0, any = 0;
+	int latecoll = 0, any = 0;
 	uint32_t gain = 0;
 
 	for (uint32_t i = g->wait + 1; i < g->end; i++) {
@@ -176,16 +176,15 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 		}
 		if (s->kind != Sins)
 			continue;
-		Klass kl = opklass(s);
-		int iscoll = kl == Kcoll || kl == Kmma;
+		int coll = iscoll(opklass(s));
 		d.n = u.n = 0;
 		defuse(s, &d, &u);
 		for (uint32_t k = 0; k < d.n && !x; k++)
 			x = dreg[d.v[k]] || lw[d.v[k]] || lr[d.v[k]];
 		for (uint32_t k = 0; k < u.n && !x; k++)
 			x = dreg[u.v[k]] == 1 || lw[u.v[k]];
-		if (iscoll)
-			x |= coll;
+		if (coll)
+			x |= latecoll;
 		if (!x) {
 			for (uint32_t k = 0; k < u.n; k++)
 				if (kept[u.v[k]]) {
@@ -196,8 +195,8 @@ lateset(Func *f, const Grp *g, const uint8_t *dreg, uint8_t *late,
 		}
 		late[i - g->wait - 1] = 1;
 		any = 1;
-		if (iscoll)
-			coll = 1;
+		if (coll)
+			latecoll = 1;
 		for (uint32_t k = 0; k < d.n; k++)
 			lw[d.v[k]] = 1;
 		for (uint32_t k = 0; k < u.n; k++)

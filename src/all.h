@@ -76,6 +76,13 @@ typedef enum {
 	Kctl,   /* branches, calls, exits: end a block */
 } Klass;
 
+/* A warp collective, mma.sync or not */
+static inline int
+iscoll(Klass k)
+{
+	return k == Kcoll || k == Kmma;
+}
+
 typedef enum { Lalu, Lsfu, Lmem, Lmma } Lat;
 
 enum {

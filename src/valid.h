@@ -16,6 +16,13 @@ enum {
 	Efixed,     /* must not move at all */
 };
 
+/* A warp collective, mma.sync or not */
+static inline int
+vcoll(int e)
+{
+	return e == Ecoll || e == Emma;
+}
+
 typedef struct Acc {
 	int32_t *def, *use;
 	uint32_t ndef, nuse;

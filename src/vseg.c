@@ -446,7 +446,7 @@ wgcross(Seg *g, uint32_t x, uint32_t y, uint32_t *w)
 		*w = y, o = a;
 	else
 		return 0;
-	if (veffect(o) == Ecoll || veffect(o) == Emma || veffect(o) == Eread)
+	if (vcoll(veffect(o)) || veffect(o) == Eread)
 		return 1;
 	return vwarpop(o, Owgmma_fence) ? 2 : 0;
 }
@@ -641,8 +641,8 @@ laterorder(Seg *g, Stmt *eff, const uint32_t *pos, uint32_t n)
 				commit = 1;
 				continue;
 			}
-			if (veffect(s) != Enone && veffect(s) != Ecoll
-			&& veffect(s) != Emma && veffect(s) != Eread)
+			if (veffect(s) != Enone && !vcoll(veffect(s))
+			&& veffect(s) != Eread)
 				return vfail(g->why, g->fa,
 					&g->fa->stmt[g->orig[i]], "'%s' runs "
 					"in a later segment across a memory or "
@@ -669,8 +669,8 @@ beside(Seg *g, Stmt *s, const uint8_t *r)
 		return 0;
 	/* a plain load reads, as the wgmma does: no order between them;
 	 * nor with another wgmma (wgsplit=pv's, which joins the group) */
-	if (veffect(s) != Enone && veffect(s) != Ecoll && veffect(s) != Emma
-	&& veffect(s) != Eread && !vwarpop(s, Owgmma_mma_async))
+	if (veffect(s) != Enone && !vcoll(veffect(s)) && veffect(s) != Eread
+	&& !vwarpop(s, Owgmma_mma_async))
 		return vfail(g->why, g->fb, s, "'%s' runs before a deferred "
 			"wgmma but has a memory or ordering effect",
 			vtext(g->fb, s));
