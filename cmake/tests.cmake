@@ -88,6 +88,10 @@ set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME optguard COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optguard.sh
   ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
 set_tests_properties(optguard PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# pressure's SASS peak from a stand-in nvdisasm -plr listing.
+add_test(NAME sasspeak COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sasspeak.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(sasspeak PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 # pin=loop in the search: only with --sass-guard, and only where its
 # SASS loops hold no more work than the pick's it extends.
 add_test(NAME optpinloop COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optpinloop.sh

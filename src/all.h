@@ -296,7 +296,22 @@ struct Pxopt {
 	const char *cubin;      /* output; NULL: a temporary, deleted */
 	const char *const *args; /* extra args ("-O3", ...), NULL-ended */
 	const char *nvdisasm;   /* set: each function's loops (sassloops) */
+	int peak;               /* and with nvdisasm, each one's peak */
 };
+
+/* What ptxas keeps live at a function's peak (sasspeak.c): the
+ * registers live there, counted by what holds them ("carried HMMA"),
+ * the most first. */
+enum { Maxheld = 12 };
+typedef struct Sasspeak {
+	int live;               /* general registers live there */
+	long addr;              /* the instruction's address */
+	long lo, hi;            /* the innermost loop around it: its first
+	                         * instruction and its branch back; -1 none */
+	char ins[96];           /* the instruction */
+	int nheld;
+	struct Held { char what[32]; int n; } held[Maxheld];
+} Sasspeak;
 
 /* One function of a ptxas -v log; -1 where ptxas printed nothing. */
 struct Pxfn {
@@ -317,6 +332,7 @@ struct Pxfn {
 	long sassout;   /* local memory outside loops */
 	long sassexposed;       /* in loops: spills of loads in flight
 	                         * (spillsload() in ptxas.c) */
+	Sasspeak *peak;         /* nvdisasm -plr: ptxas's peak, or NULL */
 };
 
 /* The outcome of one run. Owns everything it points to. */
@@ -670,10 +686,20 @@ int cmdemit(int, char **);
 /* ---- ptxas.c ---- */
 char *ptxasfind(const char *override);
 char *nvdisasmfind(const char *ptxas);
+/* A line of nvdisasm's: an instruction from its opcode on, or a label
+ * (at: the index of the instruction that follows it). */
+typedef struct Sline { const char *s, *e; long at; } Sline;
 void sassloops(Pxres *, const char *text, size_t n);
+void sasseach(Pxres *, const char *text, size_t n,
+	void (*fn)(Pxfn *, const char *s, const char *e));
+long sasstarget(const Sline *branch, const Sline *lab, long nlab);
 int ptxasisa(const char *ptxas, int *maj, int *min);
 int ptxasrun(const Pxopt *o, Pxres *r);
 int sassrun(const char *nvdisasm, const char *cubin, Pxres *r);
+int sasspeakrun(const char *nvdisasm, const char *cubin, Pxres *r);
+
+/* ---- sasspeak.c ---- */
+void sasspeak(Pxfn *, const char *s, const char *e);
 int ptxasparse(const char *log, size_t n, Pxres *r);
 void ptxasfree(Pxres *r);
 int ptxtarget(const char *text, size_t n, char *arch, size_t cap);

@@ -213,7 +213,7 @@ assemble(Dump *d, const char *text, size_t n, const char *arch,
 		return -1;
 	}
 	if (write(fd, fixed, m) == (ssize_t)m && !close(fd)) {
-		Pxopt o = {d->ptxas, t.p, arch, cubin, 0, 0};
+		Pxopt o = {d->ptxas, t.p, arch, cubin, 0, 0, 0};
 		st = ptxasrun(&o, r);
 	} else
 		close(fd);

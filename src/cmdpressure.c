@@ -22,7 +22,12 @@ help(FILE *f)
 ".maxntid/.reqntid with .minnctapersm leave, setmaxnreg per warp\n"
 "role), the top N regions with their .loc source lines and the values\n"
 "live at each peak grouped by where they were defined.  When ptxas is\n"
-"found, its registers and spill bytes are shown beside the estimate.\n"
+"found, its registers and spill bytes are shown beside the estimate;\n"
+"with an nvdisasm too ($PTXPRESS_NVDISASM, beside ptxas or on PATH),\n"
+"the work in the SASS loops, and ptxas's own peak: the registers live\n"
+"there, by what wrote them (\"42 LDSM\"), what a loop carries round\n"
+"its back edge (\"128 carried HMMA\") and what it never writes\n"
+"(\"invariant\").\n"
 "\n"
 "  --kernel NAME  only this function\n"
 "  --top N        regions per function (default 3)\n"
@@ -106,7 +111,7 @@ runptxas(Module *m, const char *arch, Pxres *r)
 			/* with an nvdisasm at hand, each function's loops too
 			 * (what opt --sass-guard weighs) */
 			char *nd = nvdisasmfind(ptxas);
-			Pxopt o = {ptxas, path, arch, 0, 0, nd};
+			Pxopt o = {ptxas, path, arch, 0, 0, nd, 1};
 			rc = ptxasrun(&o, r);
 			free(nd);
 		}
@@ -116,6 +121,22 @@ runptxas(Module *m, const char *arch, Pxres *r)
 	free(fixed);
 	free(ptxas);
 	return rc;
+}
+
+/* ptxas's own peak, where the model's may differ (sasspeak.c) */
+static void
+textpeak(FILE *o, const Sasspeak *pk)
+{
+	fprintf(o, "  SASS peak (nvdisasm -plr): %d registers live at "
+		"/*%04lx*/ %s", pk->live, pk->addr, pk->ins);
+	if (pk->lo >= 0)
+		fprintf(o, ", in the loop /*%04lx*/-/*%04lx*/", pk->lo,
+			pk->hi);
+	fputc(':', o);
+	for (int i = 0; i < pk->nheld; i++)
+		fprintf(o, "%s %d %s", i ? "," : "", pk->held[i].n,
+			pk->held[i].what);
+	fputc('\n', o);
 }
 
 static const Pxfn *
@@ -516,6 +537,8 @@ printtext(FILE *o, Kern *k, Src *S)
 			"loops; %ld loads spilled in flight\n",
 			k->px->sassloop, k->px->sasslocal, k->px->sassout,
 			k->px->sassexposed);
+	if (k->px && k->px->peak)
+		textpeak(o, k->px->peak);
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -624,6 +647,20 @@ jpx(FILE *o, const Pxfn *p)
 			"\"sass_local_outside\": %ld, "
 			"\"sass_loads_spilled_in_flight\": %ld", p->sassloop,
 			p->sasslocal, p->sassout, p->sassexposed);
+	if (p->peak) {
+		const Sasspeak *pk = p->peak;
+		fprintf(o, ", \"sass_peak\": {\"live\": %d, \"address\": %ld, "
+			"\"loop\": [%ld, %ld], \"instruction\": ", pk->live,
+			pk->addr, pk->lo, pk->hi);
+		jstr(o, pk->ins);
+		fprintf(o, ", \"held\": [");
+		for (int i = 0; i < pk->nheld; i++) {
+			fprintf(o, "%s{\"what\": ", i ? ", " : "");
+			jstr(o, pk->held[i].what);
+			fprintf(o, ", \"registers\": %d}", pk->held[i].n);
+		}
+		fprintf(o, "]}");
+	}
 	fputc('}', o);
 }
 

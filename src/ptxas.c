@@ -487,9 +487,6 @@ ptxasfind(const char *override)
  * spill sat outside its loop ran 12 % slower spill-free, its loop 14 %
  * longer; bench/RESULTS.md, fourteenth session). */
 
-/* A line of nvdisasm's: an instruction from its opcode on, or a label
- * (at: the index of the instruction that follows it). */
-typedef struct Sline { const char *s, *e; long at; } Sline;
 
 /* The opcode of an instruction line (after its address, written as a
  * comment, and its guard), or NULL when the line holds none. */
@@ -537,7 +534,7 @@ sasslines(const char *s, const char *e, Sline *ins, Sline *lab, long *nlab)
 
 /* Where a branch's target label (the name inside its "`(...)") stands,
  * or -1: not a branch, or a label not among lab. */
-static long
+long
 sasstarget(const Sline *b, const Sline *lab, long nlab)
 {
 	const char *t = memchr(b->s, '`', (size_t)(b->e - b->s)), *te;
@@ -650,10 +647,11 @@ sassfn(Pxfn *f, const char *s, const char *e)
 	free(mark);
 }
 
-/* nvdisasm's text t of a cubin: each function of r that it shows gets
- * its loop figures (the others keep -1). */
+/* nvdisasm's text t of a cubin: each function of r that it shows, as
+ * the lines [s, e) of its section, to fn. */
 void
-sassloops(Pxres *r, const char *t, size_t n)
+sasseach(Pxres *r, const char *t, size_t n,
+	void (*fn)(Pxfn *, const char *s, const char *e))
 {
 	static const char sec[] = ".section\t.text.";
 	const char *end = t + n, *p = t;
@@ -668,9 +666,17 @@ sassloops(Pxres *r, const char *t, size_t n)
 		for (int i = 0; i < r->nfn; i++)
 			if (strlen(r->fn[i].name) == (size_t)(ne - name)
 			&& !memcmp(r->fn[i].name, name, (size_t)(ne - name)))
-				sassfn(&r->fn[i], ne, next);
+				fn(&r->fn[i], ne, next);
 		p = next;
 	}
+}
+
+/* Each function of r that nvdisasm's text t shows gets its loop
+ * figures (the others keep -1). */
+void
+sassloops(Pxres *r, const char *t, size_t n)
+{
+	sasseach(r, t, n, sassfn);
 }
 
 /* nvdisasm for ptxas: $PTXPRESS_NVDISASM, the one beside ptxas (a
@@ -843,6 +849,7 @@ getfn(Pxres *r, const char *name, size_t len, int entry, char **pool)
 	f->smem = f->cmem = f->lmem = -1;
 	f->wgserial = 0;
 	f->sassloop = f->sasslocal = f->sassout = f->sassexposed = -1;
+	f->peak = 0;
 	return f;
 }
 
@@ -1000,6 +1007,8 @@ ptxasparse(const char *log, size_t n, Pxres *r)
 void
 ptxasfree(Pxres *r)
 {
+	for (int i = 0; i < r->nfn; i++)
+		free(r->fn[i].peak);
 	free(r->fn);
 	free(r->log);
 	free(r->names);
@@ -1037,6 +1046,22 @@ sassrun(const char *nvdisasm, const char *cubin, Pxres *r)
 
 	if (st == 0 && t)
 		sassloops(r, t, tn);
+	free(t);
+	return st;
+}
+
+/* Each function of r that nvdisasm -plr shows in cubin gets its peak
+ * (sasspeak.c).  Returns nvdisasm's status. */
+int
+sasspeakrun(const char *nvdisasm, const char *cubin, Pxres *r)
+{
+	char *dv[] = {(char *)nvdisasm, "-c", "-plr", "-lrm", "narrow",
+		(char *)cubin, 0}, *t = 0;
+	size_t tn;
+	int st = spawn(dv, &t, &tn);
+
+	if (st == 0 && t)
+		sasseach(r, t, tn, sasspeak);
 	free(t);
 	return st;
 }
@@ -1084,6 +1109,8 @@ ptxasrun(const Pxopt *o, Pxres *r)
 		ptxasparse(r->log, r->nlog, r);
 	if (r->status == 0 && o->nvdisasm)
 		sassrun(o->nvdisasm, cubin, r);
+	if (r->status == 0 && o->nvdisasm && o->peak)
+		sasspeakrun(o->nvdisasm, cubin, r);
 	if (!o->cubin)
 		unlink(tmp);
 	free(ptxas);

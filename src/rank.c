@@ -40,7 +40,7 @@ worker(void *arg)
 			continue;
 		}
 		Pxopt o = {p->ptxas, v->path, p->arch, p->nvdisasm ? c : 0,
-			p->args, 0};
+			p->args, 0, 0};
 		ptxasrun(&o, &v->res);
 		v->done = 1;
 	}

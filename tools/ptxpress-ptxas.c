@@ -515,7 +515,7 @@ measure(Run *r, const char *ptx, Pxres *res)
 	const char *extra[64];
 
 	extraargs(r, extra);
-	Pxopt o = {r->real, ptx, r->arch, 0, extra, 0};
+	Pxopt o = {r->real, ptx, r->arch, 0, extra, 0, 0};
 	return ptxasrun(&o, res);
 }
 

@@ -1,0 +1,51 @@
+#!/bin/sh
+# pressure's "SASS peak" (src/sasspeak.c) with a stand-in nvdisasm:
+# for every function of the cubin it prints the listing below in the
+# form of `nvdisasm -c -plr -lrm narrow` (a register column each,
+# ' ' dead, ':' live, '^' written, 'v' read), and nothing for the
+# plain `-c` of the loop figures.  Six registers, a loop from 0010 to
+# the branch at 0050; the most live (5) at the HMMA of 0030.  There R0
+# was written before the loop (invariant), R1 and R2 in it before the
+# peak (LDG, LDS), R3 only after it in the loop (its value comes
+# round the back edge: carried FADD), R4 by the HMMA itself; R5 is
+# dead.  Text and --json must say so.  Needs ptxas (77).
+# usage: sasspeak.sh PTXPRESS TOPDIR
+set -u
+px=$1 top=$2
+command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
+cat >"$tmp/nvdisasm" <<'MOCK'
+#!/bin/sh
+[ "$2" = -plr ] || exit 0
+for a; do cubin=$a; done
+w='                                        '
+for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$cubin" | sort -u); do
+	printf '\t.section\t%s,"ax",@progbits\n' "$f"
+	printf '%s// +--------+\n%s// |   # 012345  |\n%s// +--------+\n' "$w" "$w" "$w"
+	r() { printf '        /*%s*/  %-22s// | %3s %s |\n' "$1" "$2" "$3" "$4"; }
+	r 0000 'MOV R0, c[0x0][0x0] ;' 1 '^     '
+	printf '.L_x_0:%s  // |\n' "${w%???????}"
+	r 0010 'LDG.E R1, [R0] ;' 3 'v^  : '
+	r 0020 'LDS R2, [R0] ;' 4 ':v^ : '
+	r 0030 'HMMA.16816 R4, R2 ;' 5 '::v:^ '
+	r 0040 'FADD R3, R4, R1 ;' 3 ':v ^v '
+	r 0050 '@P0 BRA `(.L_x_0) ;' 2 ':  :  '
+	r 0060 'EXIT ;' 0 '      '
+done
+MOCK
+chmod +x "$tmp/nvdisasm"
+in=$top/tests/ana/live-basic.ptx
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/text" 2>&1 || no "pressure" "$tmp/text"
+want='  SASS peak (nvdisasm -plr): 5 registers live at /*0030*/ HMMA.16816 R4, R2, in the loop /*0010*/-/*0050*/: 1 HMMA, 1 LDG, 1 LDS, 1 carried FADD, 1 invariant'
+grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/json" 2>&1 || no "pressure --json" "$tmp/json"
+want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant", "registers": 1}]}'
+grep -qF "$want" "$tmp/json" || no "json: want: $want" "$tmp/json"
+# without an nvdisasm, no such line
+PTXPRESS_NVDISASM=/nonexistent PATH=/usr/bin:/bin:$(dirname "$(command -v ptxas)") \
+	"$px" pressure "$in" >"$tmp/none" 2>&1
+grep -q 'SASS peak' "$tmp/none" && no "a peak without nvdisasm" "$tmp/none"
+exit $fail
