@@ -123,12 +123,13 @@ runptxas(Module *m, const char *arch, Pxres *r)
 	return rc;
 }
 
-/* ptxas's own peak, where the model's may differ (sasspeak.c) */
-static void
-textpeak(FILE *o, const Sasspeak *pk)
+/* ptxas's own peak, where the model's may differ (sasspeak.c), after
+ * lead */
+void
+textpeak(FILE *o, const char *lead, const Sasspeak *pk)
 {
-	fprintf(o, "  SASS peak (nvdisasm -plr): %d registers live at "
-		"/*%04lx*/ %s", pk->live, pk->addr, pk->ins);
+	fprintf(o, "%s%d registers live at /*%04lx*/ %s", lead, pk->live,
+		pk->addr, pk->ins);
 	if (pk->lo >= 0)
 		fprintf(o, ", in the loop /*%04lx*/-/*%04lx*/", pk->lo,
 			pk->hi);
@@ -538,7 +539,7 @@ printtext(FILE *o, Kern *k, Src *S)
 			k->px->sassloop, k->px->sasslocal, k->px->sassout,
 			k->px->sassexposed);
 	if (k->px && k->px->peak)
-		textpeak(o, k->px->peak);
+		textpeak(o, "  SASS peak (nvdisasm -plr): ", k->px->peak);
 	for (uint32_t i = 0; i < k->nrole; i++)
 		fprintf(o, "  role [%s] from line %u: %u instructions, peak "
 			"%d, cap %d%s%s%s\n", k->role[i].what,
@@ -648,20 +649,29 @@ jpx(FILE *o, const Pxfn *p)
 			"\"sass_loads_spilled_in_flight\": %ld", p->sassloop,
 			p->sasslocal, p->sassout, p->sassexposed);
 	if (p->peak) {
-		const Sasspeak *pk = p->peak;
-		fprintf(o, ", \"sass_peak\": {\"live\": %d, \"address\": %ld, "
-			"\"loop\": [%ld, %ld], \"instruction\": ", pk->live,
-			pk->addr, pk->lo, pk->hi);
-		jstr(o, pk->ins);
-		fprintf(o, ", \"held\": [");
-		for (int i = 0; i < pk->nheld; i++) {
-			fprintf(o, "%s{\"what\": ", i ? ", " : "");
-			jstr(o, pk->held[i].what);
-			fprintf(o, ", \"registers\": %d}", pk->held[i].n);
-		}
-		fprintf(o, "]}");
+		fprintf(o, ", \"sass_peak\": ");
+		jpeak(o, p->peak);
 	}
 	fputc('}', o);
+}
+
+void
+jpeak(FILE *o, const Sasspeak *pk)
+{
+	if (!pk) {
+		fprintf(o, "null");
+		return;
+	}
+	fprintf(o, "{\"live\": %d, \"address\": %ld, \"loop\": [%ld, %ld], "
+		"\"instruction\": ", pk->live, pk->addr, pk->lo, pk->hi);
+	jstr(o, pk->ins);
+	fprintf(o, ", \"held\": [");
+	for (int i = 0; i < pk->nheld; i++) {
+		fprintf(o, "%s{\"what\": ", i ? ", " : "");
+		jstr(o, pk->held[i].what);
+		fprintf(o, ", \"registers\": %d}", pk->held[i].n);
+	}
+	fprintf(o, "]}");
 }
 
 /* A region's fields, the object left open for the caller's. */

@@ -411,6 +411,44 @@ row(FILE *o, const char *what, long a, long b)
 	fputc('\n', o);
 }
 
+/* What each side's register file holds at ptxas's peak (sasspeak.c),
+ * class by class: where a rewrite moved ptxas, not only the model. */
+static const Sasspeak *
+peakof(Cmp *c, int x)
+{
+	return c->s[x].k.px ? c->s[x].k.px->peak : 0;
+}
+
+static int
+heldn(const Sasspeak *pk, const char *what)
+{
+	for (int i = 0; pk && i < pk->nheld; i++)
+		if (!strcmp(pk->held[i].what, what))
+			return pk->held[i].n;
+	return 0;
+}
+
+static void
+textpeaks(FILE *o, Cmp *c)
+{
+	const Sasspeak *pk[2] = {peakof(c, 0), peakof(c, 1)};
+
+	if (!pk[0] && !pk[1])
+		return;
+	fprintf(o, "  ptxas's peak (nvdisasm -plr):\n");
+	for (int x = 0; x < 2; x++)
+		if (pk[x])
+			textpeak(o, x ? "    B: " : "    A: ", pk[x]);
+	for (int x = 0; x < 2; x++)
+		for (int i = 0; pk[x] && i < pk[x]->nheld; i++) {
+			const char *w = pk[x]->held[i].what;
+			if (x && heldn(pk[0], w))
+				continue;       /* A's row has it */
+			row(o, w, pk[0] ? heldn(pk[0], w) : -1,
+				pk[1] ? heldn(pk[1], w) : -1);
+		}
+}
+
 static void
 textregions(FILE *o, Cmp *c, int x)
 {
@@ -535,6 +573,7 @@ cmptext(FILE *o, Cmp *c)
 	fprintf(o, "    %-26s%8s%8s %7s\n", "", "A", "B", "B-A");
 	for (int i = 0; i < Nfig; i++)
 		row(o, Figtext[i], v[0][i], v[1][i]);
+	textpeaks(o, c);
 	headline(c, hl);
 	fprintf(o, "  instructions by opcode:\n");
 	for (uint32_t h = 0; h < countof(Headline); h++)
@@ -718,6 +757,10 @@ cmpjson(FILE *o, Cmp *c, int first)
 		fprintf(o, "%s\"%s\": ", i ? ", " : "", Figname[i]);
 		jpair(o, v[0][i], v[1][i]);
 	}
+	fprintf(o, "},\n\t \"sass_peak\": {\"a\": ");
+	jpeak(o, peakof(c, 0));
+	fprintf(o, ", \"b\": ");
+	jpeak(o, peakof(c, 1));
 	headline(c, hl);
 	fprintf(o, "},\n\t \"op_totals\": {");
 	for (uint32_t h = 0; h < countof(Headline); h++) {

@@ -56,6 +56,8 @@ int capmax(Func *f);
 void printgroups(FILE *o, Func *f, Src *S, uint32_t at);
 void jstr(FILE *o, const char *s);
 void jregion(FILE *o, Func *f, Src *S, Region *r);
+void textpeak(FILE *o, const char *lead, const Sasspeak *pk);
+void jpeak(FILE *o, const Sasspeak *pk);
 
 /* pcompare.c */
 int cmpmain(Popt *o);

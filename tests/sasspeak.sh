@@ -8,7 +8,8 @@
 # was written before the loop (invariant), R1 and R2 in it before the
 # peak (LDG, LDS), R3 only after it in the loop (its value comes
 # round the back edge: carried FADD), R4 by the HMMA itself; R5 is
-# dead.  Text and --json must say so.  Needs ptxas (77).
+# dead.  Text and --json must say so, and --compare for both sides.
+# Needs ptxas (77).
 # usage: sasspeak.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
@@ -44,6 +45,13 @@ grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/json" 2>&1 || no "pressure --json" "$tmp/json"
 want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant", "registers": 1}]}'
 grep -qF "$want" "$tmp/json" || no "json: want: $want" "$tmp/json"
+# --compare: both peaks, and their classes row by row (the same file
+# on both sides: every difference 0)
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" --compare "$in" >"$tmp/cmp" 2>&1 || no "pressure --compare" "$tmp/cmp"
+grep -q "^    B: 5 registers live at /\*0030\*/ HMMA.16816 R4, R2, in the loop" "$tmp/cmp" || no "compare: no B peak" "$tmp/cmp"
+grep -qE '^    carried FADD +1 +1 +\+0$' "$tmp/cmp" || no "compare: no class row" "$tmp/cmp"
+PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" --compare "$in" --json >"$tmp/cmpj" 2>&1 || no "pressure --compare --json" "$tmp/cmpj"
+grep -qF '"sass_peak": {"a": {"live": 5,' "$tmp/cmpj" || no "compare --json: no sass_peak" "$tmp/cmpj"
 # without an nvdisasm, no such line
 PTXPRESS_NVDISASM=/nonexistent PATH=/usr/bin:/bin:$(dirname "$(command -v ptxas)") \
 	"$px" pressure "$in" >"$tmp/none" 2>&1
