@@ -240,7 +240,9 @@ helpopt(FILE *f)
 "  --lines A-B      rewrite only regions touching input lines A..B\n"
 "                   (moves and budget work on the whole kernel)\n"
 "  --explain        say per pass what it moved and how the estimated\n"
-"                   pressure peak ('ptxpress pressure') changed\n"
+"                   pressure peak ('ptxpress pressure') changed;\n"
+"                   'ptxpress pressure FILE --compare OUT' then shows\n"
+"                   ptxas's answer (with nvdisasm, its own peak)\n"
 "  --in-place       allow OUT to be FILE\n"
 "\n"
 "Exit status: 0 written, 2 bad input or usage.\n");
