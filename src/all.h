@@ -301,7 +301,7 @@ struct Pxopt {
 
 /* What ptxas keeps live at a function's peak (sasspeak.c): the
  * registers live there, counted by what holds them ("carried HMMA"),
- * the most first. */
+ * the most first; and the registers its spill stores save. */
 enum { Maxheld = 12 };
 typedef struct Sasspeak {
 	int live;               /* general registers live there */
@@ -311,6 +311,8 @@ typedef struct Sasspeak {
 	char ins[96];           /* the instruction */
 	int nheld;
 	struct Held { char what[32]; int n; } held[Maxheld];
+	int nspilled;           /* what its spill stores save, the same way */
+	struct Held spilled[Maxheld];
 } Sasspeak;
 
 /* One function of a ptxas -v log; -1 where ptxas printed nothing. */

@@ -27,7 +27,7 @@ help(FILE *f)
 "the work in the SASS loops, and ptxas's own peak: the registers live\n"
 "there, by what wrote them (\"42 LDSM\"), what a loop carries round\n"
 "its back edge (\"128 carried HMMA\") and what it never writes\n"
-"(\"invariant\").\n"
+"(\"invariant\"), and what its spill stores save, named alike.\n"
 "\n"
 "  --kernel NAME  only this function\n"
 "  --top N        regions per function (default 3)\n"
@@ -137,6 +137,13 @@ textpeak(FILE *o, const char *lead, const Sasspeak *pk)
 	for (int i = 0; i < pk->nheld; i++)
 		fprintf(o, "%s %d %s", i ? "," : "", pk->held[i].n,
 			pk->held[i].what);
+	fputc('\n', o);
+	if (!pk->nspilled)
+		return;
+	fprintf(o, "%*sits spill stores save:", (int)strspn(lead, " ") + 2, "");
+	for (int i = 0; i < pk->nspilled; i++)
+		fprintf(o, "%s %d %s", i ? "," : "", pk->spilled[i].n,
+			pk->spilled[i].what);
 	fputc('\n', o);
 }
 
@@ -670,6 +677,12 @@ jpeak(FILE *o, const Sasspeak *pk)
 		fprintf(o, "%s{\"what\": ", i ? ", " : "");
 		jstr(o, pk->held[i].what);
 		fprintf(o, ", \"registers\": %d}", pk->held[i].n);
+	}
+	fprintf(o, "], \"spilled\": [");
+	for (int i = 0; i < pk->nspilled; i++) {
+		fprintf(o, "%s{\"what\": ", i ? ", " : "");
+		jstr(o, pk->spilled[i].what);
+		fprintf(o, ", \"registers\": %d}", pk->spilled[i].n);
 	}
 	fprintf(o, "]}");
 }

@@ -15,10 +15,13 @@
  * ("LDSM"), by what writes it later in that loop when nothing before
  * the peak does (its value comes round the back edge: "carried HMMA"),
  * or "invariant" when the loop does not write it at all; outside
- * loops, by its last writer before the peak.  On Triton's sm_120a
+ * loops, by its last writer before the peak.  Each spill store (an STL
+ * nvdisasm marks "SpillRefill") is named the same way by what wrote the
+ * registers it saves, through copies (MOV, IMAD.MOV).  On Triton's sm_120a
  * d128_n64 kernel that reads "128 carried HMMA, 64 HMMA, 42 LDSM, ...":
  * O, S and the fragments ptxas loads ahead, nothing the PTX order
- * holds (bench/RESULTS.md, thirty-seventh session). */
+ * holds, and its spill stores save "4 FMNMX": the row maxima
+ * (bench/RESULTS.md, thirty-seventh session). */
 #define _GNU_SOURCE             /* memmem */
 #include <ctype.h>
 #include <stdio.h>
@@ -32,6 +35,7 @@ typedef struct Prow {
 	const char *s, *e;
 	long addr, live;
 	const char *col;        /* GPR columns, ncol of them */
+	int spill;              /* nvdisasm marked it "SpillRefill" */
 } Prow;
 
 static const char *
@@ -98,6 +102,8 @@ row(const char *p, const char *q, long col0, long ncol, Prow *r)
 		;
 	r->s = s;
 	r->e = t > s ? t - 1 : bar;
+	r->spill = r->e > s && memmem(s, (size_t)(r->e - s), "SpillRefill",
+		11);
 	for (int pass = 0; pass < 2; pass++) {
 		while (r->e > s && (r->e[-1] == ' ' || r->e[-1] == '\t'))
 			r->e--;
@@ -150,6 +156,23 @@ opname(const Prow *r, char *buf, size_t cap)
 	buf[n] = 0;
 }
 
+/* The row that last wrote register k before row p (p itself
+ * included) in [lo, hi], or, in a loop, the last that writes it after p
+ * (*carried: its value comes round the back edge); -1 for none. */
+static long
+writer(const Prow *rw, long p, long lo, long hi, int inloop, long k,
+	int *carried)
+{
+	*carried = 0;
+	for (long i = p; i >= lo; i--)
+		if (writes(&rw[i], k))
+			return i;
+	for (long i = hi; inloop && i > p; i--)
+		if (writes(&rw[i], k))
+			return *carried = 1, i;
+	return -1;
+}
+
 /* What register k live at row p holds, in [lo, hi] (the loop; the
  * whole function when there is none). */
 static void
@@ -157,38 +180,82 @@ whatof(const Prow *rw, long p, long lo, long hi, int inloop, long k,
 	char *buf, size_t cap)
 {
 	char op[24];
+	int carried;
+	long w = writer(rw, p, lo, hi, inloop, k, &carried);
 
-	for (long i = p; i >= lo; i--)
-		if (writes(&rw[i], k)) {
-			opname(&rw[i], buf, cap);
-			return;
-		}
-	for (long i = hi; inloop && i > p; i--)
-		if (writes(&rw[i], k)) {
-			opname(&rw[i], op, sizeof op);
-			snprintf(buf, cap, "carried %s", op);
-			return;
-		}
-	snprintf(buf, cap, "%s", inloop ? "invariant" : "entry");
+	if (w < 0) {
+		snprintf(buf, cap, "%s", inloop ? "invariant" : "entry");
+		return;
+	}
+	opname(&rw[w], op, sizeof op);
+	snprintf(buf, cap, "%s%s", carried ? "carried " : "", op);
+}
+
+/* Register operand n (0 the first) of row r, or -1 (RZ, not a
+ * register, no such operand). */
+static long
+operand(const Prow *r, int n)
+{
+	const char *p = r->s;
+
+	while (p < r->e && *p != ' ')   /* past the opcode */
+		p++;
+	for (int i = 0; i < n && p < r->e; p++)
+		i += *p == ',';
+	while (p < r->e && (*p == ' ' || *p == '-' || *p == '|'))
+		p++;
+	if (r->e - p < 2 || p[0] != 'R' || !isdigit((unsigned char)p[1]))
+		return -1;
+	return strtol(p + 1, 0, 10);
+}
+
+/* The register a copy at row r reads: MOV Rd, Rs and ptxas's
+ * IMAD.MOV Rd, RZ, RZ, Rs; -1 when r is not one. */
+static long
+copyof(const Prow *r)
+{
+	char op[24];
+
+	opname(r, op, sizeof op);
+	if (!strcmp(op, "MOV") && !memchr(r->s, '.', 4))
+		return operand(r, 1);
+	if (!strncmp(r->s, "IMAD.MOV", 8))
+		return operand(r, 3);
+	return -1;
+}
+
+/* What a spill store at row p saves of register k: what last wrote it,
+ * through copies. */
+static void
+spilled(const Prow *rw, long p, long lo, long hi, int inloop, long k,
+	char *buf, size_t cap)
+{
+	for (int step = 0; step < 8; step++) {
+		int carried;
+		long w = writer(rw, p - 1, lo, hi, inloop, k, &carried), c;
+		if (w < 0 || carried || (c = copyof(&rw[w])) < 0)
+			break;
+		k = c, p = w;
+	}
+	whatof(rw, p - 1, lo, hi, inloop, k, buf, cap);
 }
 
 static void
-hold(Sasspeak *pk, const char *what)
+hold(struct Held *h, int *nh, const char *what)
 {
 	int i;
 
-	for (i = 0; i < pk->nheld; i++)
-		if (!strcmp(pk->held[i].what, what))
+	for (i = 0; i < *nh; i++)
+		if (!strcmp(h[i].what, what))
 			break;
-	if (i == pk->nheld) {
-		if (pk->nheld == Maxheld)
+	if (i == *nh) {
+		if (*nh == Maxheld)
 			i = Maxheld - 1, what = "other";
 		else
-			pk->nheld++;
-		snprintf(pk->held[i].what, sizeof pk->held[i].what, "%s",
-			what);
+			(*nh)++;
+		snprintf(h[i].what, sizeof h[i].what, "%s", what);
 	}
-	pk->held[i].n++;
+	h[i].n++;
 }
 
 static int
@@ -201,23 +268,85 @@ bycount(const void *a, const void *b)
 	return strcmp(x->what, y->what);
 }
 
+/* The smallest loop around row p, into [*lo, *hi]; 0 when p is in
+ * none (then [0, n - 1]). */
+static int
+loopof(const Prow *rw, long n, const Sline *lab, long nlab, long p,
+	long *lo, long *hi)
+{
+	int inloop = 0;
+
+	*lo = 0, *hi = n - 1;
+	for (long i = p; i < n; i++) {
+		Sline b = {rw[i].s, rw[i].e, 0};
+		long j = sasstarget(&b, lab, nlab);
+		if (j >= 0 && j <= p && (!inloop || i - j < *hi - *lo))
+			*lo = j, *hi = i, inloop = 1;
+	}
+	return inloop;
+}
+
+/* The registers a local store at row r saves: its last operand, one
+ * register a 32-bit word (STL.64: two); *k the first, 0 for none. */
+static int
+stored(const Prow *r, long *k)
+{
+	const char *c = r->e;
+	int n = 1;
+
+	while (c > r->s && c[-1] != ',')
+		c--;
+	while (c < r->e && *c == ' ')
+		c++;
+	if (c == r->s || r->e - c < 2 || c[0] != 'R'
+	|| !isdigit((unsigned char)c[1]))
+		return 0;       /* RZ: nothing of a register's */
+	*k = strtol(c + 1, 0, 10);
+	if (!strncmp(r->s, "STL.64", 6))
+		n = 2;
+	else if (!strncmp(r->s, "STL.128", 7))
+		n = 4;
+	return n;
+}
+
+/* What ptxas's spill stores save, by what wrote it (through copies):
+ * the stores nvdisasm marks "SpillRefill", or every STL where it marks
+ * none (an older nvdisasm; then a local array's stores count too). */
+static void
+spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab)
+{
+	int marked = 0;
+
+	for (long i = 0; i < n; i++)
+		marked |= rw[i].spill;
+	for (long i = 0; i < n; i++) {
+		long lo, hi, k;
+		int w;
+		if (strncmp(rw[i].s, "STL", 3) || (marked && !rw[i].spill)
+		|| !(w = stored(&rw[i], &k)))
+			continue;
+		int inloop = loopof(rw, n, lab, nlab, i, &lo, &hi);
+		for (int j = 0; j < w; j++) {
+			char what[32];
+			spilled(rw, i, lo, hi, inloop, k + j, what, sizeof what);
+			hold(pk->spilled, &pk->nspilled, what);
+		}
+	}
+	qsort(pk->spilled, (size_t)pk->nspilled, sizeof pk->spilled[0],
+		bycount);
+}
+
 /* The peak of one function's rows. */
 static Sasspeak *
 peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
 {
-	long p = 0, lo = 0, hi = n - 1;
-	int inloop = 0;
+	long p = 0, lo, hi;
 	Sasspeak *pk;
 
 	for (long i = 1; i < n; i++)
 		if (rw[i].live > rw[p].live)
 			p = i;
-	for (long i = p; i < n; i++) {  /* the smallest loop around p */
-		Sline b = {rw[i].s, rw[i].e, 0};
-		long j = sasstarget(&b, lab, nlab);
-		if (j >= 0 && j <= p && (!inloop || i - j < hi - lo))
-			lo = j, hi = i, inloop = 1;
-	}
+	int inloop = loopof(rw, n, lab, nlab, p, &lo, &hi);
 	if (!(pk = calloc(1, sizeof *pk)))
 		return 0;
 	pk->live = (int)rw[p].live;
@@ -226,16 +355,15 @@ peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
 	pk->hi = inloop ? rw[hi].addr : -1;
 	snprintf(pk->ins, sizeof pk->ins, "%.*s", (int)(rw[p].e - rw[p].s),
 		rw[p].s);
-	if (!inloop)
-		lo = 0, hi = n - 1;
 	for (long k = 0; k < ncol; k++) {
 		char what[32];
 		if (rw[p].col[k] == ' ')
 			continue;
 		whatof(rw, p, lo, hi, inloop, k, what, sizeof what);
-		hold(pk, what);
+		hold(pk->held, &pk->nheld, what);
 	}
 	qsort(pk->held, (size_t)pk->nheld, sizeof pk->held[0], bycount);
+	spills(pk, rw, n, lab, nlab);
 	return pk;
 }
 

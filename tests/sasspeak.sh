@@ -8,7 +8,10 @@
 # was written before the loop (invariant), R1 and R2 in it before the
 # peak (LDG, LDS), R3 only after it in the loop (its value comes
 # round the back edge: carried FADD), R4 by the HMMA itself; R5 is
-# dead.  Text and --json must say so, and --compare for both sides.
+# dead.  After the loop a spill store (nvdisasm marks it SpillRefill)
+# saves R5, a copy of R3, which the FADD wrote: the spilled value is a
+# FADD's (the other STL, unmarked, is not a spill).  Text and --json
+# must say so, and --compare for both sides.
 # Needs ptxas (77).
 # usage: sasspeak.sh PTXPRESS TOPDIR
 set -u
@@ -22,11 +25,11 @@ cat >"$tmp/nvdisasm" <<'MOCK'
 #!/bin/sh
 [ "$2" = -plr ] || exit 0
 for a; do cubin=$a; done
-w='                                        '
+w='                                                            '
 for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$cubin" | sort -u); do
 	printf '\t.section\t%s,"ax",@progbits\n' "$f"
 	printf '%s// +--------+\n%s// |   # 012345  |\n%s// +--------+\n' "$w" "$w" "$w"
-	r() { printf '        /*%s*/  %-22s// | %3s %s |\n' "$1" "$2" "$3" "$4"; }
+	r() { printf '        /*%s*/  %-42s// | %3s %s |\n' "$1" "$2" "$3" "$4"; }
 	r 0000 'MOV R0, c[0x0][0x0] ;' 1 '^     '
 	printf '.L_x_0:%s  // |\n' "${w%???????}"
 	r 0010 'LDG.E R1, [R0] ;' 3 'v^  : '
@@ -34,7 +37,10 @@ for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$cubin" | sort -u); do
 	r 0030 'HMMA.16816 R4, R2 ;' 5 '::v:^ '
 	r 0040 'FADD R3, R4, R1 ;' 3 ':v ^v '
 	r 0050 '@P0 BRA `(.L_x_0) ;' 2 ':  :  '
-	r 0060 'EXIT ;' 0 '      '
+	r 0060 'MOV R5, R3 ;' 2 '   v ^'
+	r 0070 'STL [R1+0x4], R5  (*"SpillRefill"*) ;' 2 ' v   v'
+	r 0080 'STL [R1+0x8], R0 ;' 2 'vv    '
+	r 0090 'EXIT ;' 0 '      '
 done
 MOCK
 chmod +x "$tmp/nvdisasm"
@@ -42,8 +48,10 @@ in=$top/tests/ana/live-basic.ptx
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/text" 2>&1 || no "pressure" "$tmp/text"
 want='  SASS peak (nvdisasm -plr): 5 registers live at /*0030*/ HMMA.16816 R4, R2, in the loop /*0010*/-/*0050*/: 1 HMMA, 1 LDG, 1 LDS, 1 carried FADD, 1 invariant'
 grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
+want='    its spill stores save: 1 FADD'
+grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/json" 2>&1 || no "pressure --json" "$tmp/json"
-want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant", "registers": 1}]}'
+want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant", "registers": 1}], "spilled": [{"what": "FADD", "registers": 1}]}'
 grep -qF "$want" "$tmp/json" || no "json: want: $want" "$tmp/json"
 # --compare: both peaks, and their classes row by row (the same file
 # on both sides: every difference 0)
