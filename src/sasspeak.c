@@ -15,13 +15,14 @@
  * ("LDSM"), by what writes it later in that loop when nothing before
  * the peak does (its value comes round the back edge: "carried HMMA"),
  * or "invariant" when the loop does not write it at all; outside
- * loops, by its last writer before the peak.  Each spill store (an STL
- * nvdisasm marks "SpillRefill") is named the same way by what wrote the
- * registers it saves, through copies (MOV, IMAD.MOV).  On Triton's sm_120a
- * d128_n64 kernel that reads "128 carried HMMA, 64 HMMA, 42 LDSM, ...":
- * O, S and the fragments ptxas loads ahead, nothing the PTX order
- * holds, and its spill stores save "4 FMNMX": the row maxima
- * (bench/RESULTS.md, thirty-seventh session). */
+ * loops, by its last writer before the peak.  Each spill store (an
+ * STL nvdisasm marks "SpillRefill") is named the same way by what wrote
+ * the registers it saves, through copies (MOV, IMAD.MOV).  On Triton's
+ * sm_120a d128_n64 kernel that reads "128 carried HMMA, 64 HMMA, 42
+ * LDSM, ...": O, S and the fragments ptxas loads ahead, nothing the
+ * PTX order holds; its spill stores save "4 FMNMX, 4 MOV": the row
+ * maxima, and their -inf before the loop (bench/RESULTS.md,
+ * thirty-seventh session). */
 #define _GNU_SOURCE             /* memmem */
 #include <ctype.h>
 #include <stdio.h>
