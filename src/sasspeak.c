@@ -229,12 +229,12 @@ copyof(const Prow *r)
  * through copies. */
 static void
 spilled(const Prow *rw, long p, long lo, long hi, int inloop, long k,
-	char *buf, size_t cap)
+	long ncol, char *buf, size_t cap)
 {
 	for (int step = 0; step < 8; step++) {
 		int carried;
 		long w = writer(rw, p - 1, lo, hi, inloop, k, &carried), c;
-		if (w < 0 || carried || (c = copyof(&rw[w])) < 0)
+		if (w < 0 || carried || (c = copyof(&rw[w])) < 0 || c >= ncol)
 			break;
 		k = c, p = w;
 	}
@@ -314,7 +314,8 @@ stored(const Prow *r, long *k)
  * the stores nvdisasm marks "SpillRefill", or every STL where it marks
  * none (an older nvdisasm; then a local array's stores count too). */
 static void
-spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab)
+spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab,
+	long ncol)
 {
 	int marked = 0;
 
@@ -327,9 +328,10 @@ spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab)
 		|| !(w = stored(&rw[i], &k)))
 			continue;
 		int inloop = loopof(rw, n, lab, nlab, i, &lo, &hi);
-		for (int j = 0; j < w; j++) {
+		for (int j = 0; j < w && k + j < ncol; j++) {
 			char what[32];
-			spilled(rw, i, lo, hi, inloop, k + j, what, sizeof what);
+			spilled(rw, i, lo, hi, inloop, k + j, ncol, what,
+				sizeof what);
 			hold(pk->spilled, &pk->nspilled, what);
 		}
 	}
@@ -364,7 +366,7 @@ peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
 		hold(pk->held, &pk->nheld, what);
 	}
 	qsort(pk->held, (size_t)pk->nheld, sizeof pk->held[0], bycount);
-	spills(pk, rw, n, lab, nlab);
+	spills(pk, rw, n, lab, nlab, ncol);
 	return pk;
 }
 
