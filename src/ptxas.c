@@ -485,8 +485,8 @@ ptxasfind(const char *override)
  * more work in the loops than it takes away: spill bytes alone do not
  * say where the spills run (on the H200 a kernel whose 16 bytes of
  * spill sat outside its loop ran 12 % slower spill-free, its loop 14 %
- * longer; bench/RESULTS.md, fourteenth session). */
-
+ * longer; bench/RESULTS.md, fourteenth session).  A line is an Sline
+ * (all.h). */
 
 /* The opcode of an instruction line (after its address, written as a
  * comment, and its guard), or NULL when the line holds none. */
