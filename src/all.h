@@ -313,6 +313,8 @@ typedef struct Sasspeak {
 	struct Held { char what[32]; int n; } held[Maxheld];
 	int nspilled;           /* what its spill stores save, the same way */
 	struct Held spilled[Maxheld];
+	struct Sasspeak *near;  /* the peak of the loop that spills most,
+	                         * when the peak above is not in it */
 } Sasspeak;
 
 /* One function of a ptxas -v log; -1 where ptxas printed nothing. */

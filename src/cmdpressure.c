@@ -27,7 +27,8 @@ help(FILE *f)
 "the work in the SASS loops, and ptxas's own peak: the registers live\n"
 "there, by what wrote them (\"42 LDSM\"), what a loop carries round\n"
 "its back edge (\"128 carried HMMA\") and what it never writes\n"
-"(\"invariant\"), and what its spill stores save, named alike.\n"
+"(\"invariant\"), what its spill stores save, named alike, and the\n"
+"peak of the loop that spills most when that is another loop.\n"
 "\n"
 "  --kernel NAME  only this function\n"
 "  --top N        regions per function (default 3)\n"
@@ -138,13 +139,20 @@ textpeak(FILE *o, const char *lead, const Sasspeak *pk)
 		fprintf(o, "%s %d %s", i ? "," : "", pk->held[i].n,
 			pk->held[i].what);
 	fputc('\n', o);
-	if (!pk->nspilled)
-		return;
-	fprintf(o, "%*sits spill stores save:", (int)strspn(lead, " ") + 2, "");
-	for (int i = 0; i < pk->nspilled; i++)
-		fprintf(o, "%s %d %s", i ? "," : "", pk->spilled[i].n,
-			pk->spilled[i].what);
-	fputc('\n', o);
+	int ind = (int)strspn(lead, " ") + 2;
+	if (pk->nspilled) {
+		fprintf(o, "%*sits spill stores save:", ind, "");
+		for (int i = 0; i < pk->nspilled; i++)
+			fprintf(o, "%s %d %s", i ? "," : "",
+				pk->spilled[i].n, pk->spilled[i].what);
+		fputc('\n', o);
+	}
+	if (pk->near) {
+		char l[64];
+		snprintf(l, sizeof l, "%*sin the loop that spills most: ",
+			ind, "");
+		textpeak(o, l, pk->near);
+	}
 }
 
 static const Pxfn *
@@ -684,7 +692,9 @@ jpeak(FILE *o, const Sasspeak *pk)
 		jstr(o, pk->spilled[i].what);
 		fprintf(o, ", \"registers\": %d}", pk->spilled[i].n);
 	}
-	fprintf(o, "]}");
+	fprintf(o, "], \"near\": ");
+	jpeak(o, pk->near);
+	fputc('}', o);
 }
 
 /* A region's fields, the object left open for the caller's. */

@@ -1007,8 +1007,11 @@ ptxasparse(const char *log, size_t n, Pxres *r)
 void
 ptxasfree(Pxres *r)
 {
-	for (int i = 0; i < r->nfn; i++)
+	for (int i = 0; i < r->nfn; i++) {
+		if (r->fn[i].peak)
+			free(r->fn[i].peak->near);
 		free(r->fn[i].peak);
+	}
 	free(r->fn);
 	free(r->log);
 	free(r->names);

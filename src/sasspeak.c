@@ -14,7 +14,7 @@
  * wrote it before the peak inside the innermost loop around it
  * ("LDSM"), by what writes it later in that loop when nothing before
  * the peak does (its value comes round the back edge: "carried HMMA"),
- * or "invariant" when the loop does not write it at all; outside
+ * or as "invariant" and what wrote it before the loop; outside
  * loops, by its last writer before the peak.  Each spill store (an
  * STL nvdisasm marks "SpillRefill") is named the same way by what wrote
  * the registers it saves, through copies (MOV, IMAD.MOV).  On Triton's
@@ -180,12 +180,21 @@ static void
 whatof(const Prow *rw, long p, long lo, long hi, int inloop, long k,
 	char *buf, size_t cap)
 {
-	char op[24];
+	char op[20];            /* opcodes are short; what[32] holds both */
 	int carried;
 	long w = writer(rw, p, lo, hi, inloop, k, &carried);
 
+	if (w < 0 && inloop)    /* written before the loop, if at all */
+		for (long i = lo - 1; i >= 0 && w < 0; i--)
+			if (writes(&rw[i], k))
+				w = i;
 	if (w < 0) {
 		snprintf(buf, cap, "%s", inloop ? "invariant" : "entry");
+		return;
+	}
+	if (w < lo) {
+		opname(&rw[w], op, sizeof op);
+		snprintf(buf, cap, "invariant %s", op);
 		return;
 	}
 	opname(&rw[w], op, sizeof op);
@@ -339,14 +348,16 @@ spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab,
 		bycount);
 }
 
-/* The peak of one function's rows. */
+/* The peak among rows [from, to], its registers named by the
+ * innermost loop around it. */
 static Sasspeak *
-peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
+peakin(const Prow *rw, long n, const Sline *lab, long nlab, long ncol,
+	long from, long to)
 {
-	long p = 0, lo, hi;
+	long p = from, lo, hi;
 	Sasspeak *pk;
 
-	for (long i = 1; i < n; i++)
+	for (long i = from + 1; i <= to; i++)
 		if (rw[i].live > rw[p].live)
 			p = i;
 	int inloop = loopof(rw, n, lab, nlab, p, &lo, &hi);
@@ -366,7 +377,48 @@ peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
 		hold(pk->held, &pk->nheld, what);
 	}
 	qsort(pk->held, (size_t)pk->nheld, sizeof pk->held[0], bycount);
+	return pk;
+}
+
+/* The smallest loop that holds the most spill instructions (marked
+ * STL and LDL; a spill in an inner loop counts for the loops around it
+ * too), into [*lo, *hi]; 0 when no loop holds one.  In a kernel whose
+ * warp roles run under setmaxnreg budgets of their own, the function's
+ * peak is often in a role with room, and the spills in another's. */
+static int
+spilloop(const Prow *rw, long n, const Sline *lab, long nlab, long *lo,
+	long *hi)
+{
+	long best = 0;
+
+	*lo = *hi = 0;
+	for (long i = 0; i < n; i++) {
+		Sline b = {rw[i].s, rw[i].e, 0};
+		long j = sasstarget(&b, lab, nlab), c = 0;
+		if (j < 0 || j > i)
+			continue;       /* not a branch back: no loop */
+		for (long k = j; k <= i; k++)
+			c += rw[k].spill;
+		if (c > best || (c == best && c && i - j < *hi - *lo))
+			best = c, *lo = j, *hi = i;
+	}
+	return best > 0;
+}
+
+/* The peak of one function's rows, what its spills save and, when they
+ * are in a loop the peak is not in, that loop's peak. */
+static Sasspeak *
+peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
+{
+	Sasspeak *pk = peakin(rw, n, lab, nlab, ncol, 0, n - 1);
+	long lo, hi;
+
+	if (!pk)
+		return 0;
 	spills(pk, rw, n, lab, nlab, ncol);
+	if (spilloop(rw, n, lab, nlab, &lo, &hi)
+	&& (pk->addr < rw[lo].addr || pk->addr > rw[hi].addr))
+		pk->near = peakin(rw, n, lab, nlab, ncol, lo, hi);
 	return pk;
 }
 
@@ -394,6 +446,8 @@ sasspeak(Pxfn *f, const char *s, const char *e)
 			lab[nlab++].at = n;
 	}
 	if (n > 0) {
+		if (f->peak)
+			free(f->peak->near);
 		free(f->peak);
 		f->peak = peakof(rw, n, lab, nlab, ncol);
 	}

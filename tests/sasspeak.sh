@@ -8,9 +8,11 @@
 # was written before the loop (invariant), R1 and R2 in it before the
 # peak (LDG, LDS), R3 only after it in the loop (its value comes
 # round the back edge: carried FADD), R4 by the HMMA itself; R5 is
-# dead.  After the loop a spill store (nvdisasm marks it SpillRefill)
-# saves R5, a copy of R3, which the FADD wrote: the spilled value is a
-# FADD's (the other STL, unmarked, is not a spill).  Text and --json
+# dead.  A second loop after it holds a spill store (nvdisasm marks it
+# SpillRefill) of R5, a copy of R3, which the first loop's FADD wrote:
+# the spilled value is an invariant FADD's (the other STL, unmarked, is
+# not a spill); that loop's own peak (3 live at its branch back) is
+# shown too, since the function's peak is not in it.  Text and --json
 # must say so, and --compare for both sides.
 # Needs ptxas (77).
 # usage: sasspeak.sh PTXPRESS TOPDIR
@@ -37,21 +39,25 @@ for f in $(grep -ao '\.text\.[A-Za-z0-9_]*' "$cubin" | sort -u); do
 	r 0030 'HMMA.16816 R4, R2 ;' 5 '::v:^ '
 	r 0040 'FADD R3, R4, R1 ;' 3 ':v ^v '
 	r 0050 '@P0 BRA `(.L_x_0) ;' 2 ':  :  '
+	printf '.L_x_1:\n'
 	r 0060 'MOV R5, R3 ;' 2 '   v ^'
 	r 0070 'STL [R1+0x4], R5  (*"SpillRefill"*) ;' 2 ' v   v'
 	r 0080 'STL [R1+0x8], R0 ;' 2 'vv    '
-	r 0090 'EXIT ;' 0 '      '
+	r 0090 '@P1 BRA `(.L_x_1) ;' 3 '::   :'
+	r 00a0 'EXIT ;' 0 '      '
 done
 MOCK
 chmod +x "$tmp/nvdisasm"
 in=$top/tests/ana/live-basic.ptx
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure "$in" >"$tmp/text" 2>&1 || no "pressure" "$tmp/text"
-want='  SASS peak (nvdisasm -plr): 5 registers live at /*0030*/ HMMA.16816 R4, R2, in the loop /*0010*/-/*0050*/: 1 HMMA, 1 LDG, 1 LDS, 1 carried FADD, 1 invariant'
+want='  SASS peak (nvdisasm -plr): 5 registers live at /*0030*/ HMMA.16816 R4, R2, in the loop /*0010*/-/*0050*/: 1 HMMA, 1 LDG, 1 LDS, 1 carried FADD, 1 invariant MOV'
 grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
-want='    its spill stores save: 1 FADD'
+want='    its spill stores save: 1 invariant FADD'
+grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
+want='    in the loop that spills most: 3 registers live at /*0090*/ BRA `(.L_x_1), in the loop /*0060*/-/*0090*/: 1 MOV, 1 invariant LDG, 1 invariant MOV'
 grep -qxF "$want" "$tmp/text" || no "text: want: $want" "$tmp/text"
 PTXPRESS_NVDISASM=$tmp/nvdisasm "$px" pressure --json "$in" >"$tmp/json" 2>&1 || no "pressure --json" "$tmp/json"
-want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant", "registers": 1}], "spilled": [{"what": "FADD", "registers": 1}]}'
+want='"sass_peak": {"live": 5, "address": 48, "loop": [16, 80], "instruction": "HMMA.16816 R4, R2", "held": [{"what": "HMMA", "registers": 1}, {"what": "LDG", "registers": 1}, {"what": "LDS", "registers": 1}, {"what": "carried FADD", "registers": 1}, {"what": "invariant MOV", "registers": 1}], "spilled": [{"what": "invariant FADD", "registers": 1}], "near": {"live": 3, "address": 144, "loop": [96, 144], "instruction": "BRA `(.L_x_1)", "held": [{"what": "MOV", "registers": 1}, {"what": "invariant LDG", "registers": 1}, {"what": "invariant MOV", "registers": 1}], "spilled": [], "near": null}}'
 grep -qF "$want" "$tmp/json" || no "json: want: $want" "$tmp/json"
 # --compare: both peaks, and their classes row by row (the same file
 # on both sides: every difference 0)
