@@ -697,6 +697,7 @@ void sassloops(Pxres *, const char *text, size_t n);
 void sasseach(Pxres *, const char *text, size_t n,
 	void (*fn)(Pxfn *, const char *s, const char *e));
 long sasstarget(const Sline *branch, const Sline *lab, long nlab);
+const char *sassop(const char *line, const char *end);
 int ptxasisa(const char *ptxas, int *maj, int *min);
 int ptxasrun(const Pxopt *o, Pxres *r);
 int sassrun(const char *nvdisasm, const char *cubin, Pxres *r);
@@ -704,6 +705,7 @@ int sasspeakrun(const char *nvdisasm, const char *cubin, Pxres *r);
 
 /* ---- sasspeak.c ---- */
 void sasspeak(Pxfn *, const char *s, const char *e);
+void peakfree(Sasspeak *);
 int ptxasparse(const char *log, size_t n, Pxres *r);
 void ptxasfree(Pxres *r);
 int ptxtarget(const char *text, size_t n, char *arch, size_t cap);

@@ -124,6 +124,15 @@ runptxas(Module *m, const char *arch, Pxres *r)
 	return rc;
 }
 
+/* " 128 carried HMMA, 64 HMMA, ..." */
+static void
+textheld(FILE *o, const struct Held *h, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(o, "%s %d %s", i ? "," : "", h[i].n, h[i].what);
+	fputc('\n', o);
+}
+
 /* ptxas's own peak, where the model's may differ (sasspeak.c), after
  * lead */
 void
@@ -135,17 +144,11 @@ textpeak(FILE *o, const char *lead, const Sasspeak *pk)
 		fprintf(o, ", in the loop /*%04lx*/-/*%04lx*/", pk->lo,
 			pk->hi);
 	fputc(':', o);
-	for (int i = 0; i < pk->nheld; i++)
-		fprintf(o, "%s %d %s", i ? "," : "", pk->held[i].n,
-			pk->held[i].what);
-	fputc('\n', o);
+	textheld(o, pk->held, pk->nheld);
 	int ind = (int)strspn(lead, " ") + 2;
 	if (pk->nspilled) {
 		fprintf(o, "%*sits spill stores save:", ind, "");
-		for (int i = 0; i < pk->nspilled; i++)
-			fprintf(o, "%s %d %s", i ? "," : "",
-				pk->spilled[i].n, pk->spilled[i].what);
-		fputc('\n', o);
+		textheld(o, pk->spilled, pk->nspilled);
 	}
 	if (pk->near) {
 		char l[64];
@@ -670,6 +673,19 @@ jpx(FILE *o, const Pxfn *p)
 	fputc('}', o);
 }
 
+/* [{"what": "carried HMMA", "registers": 128}, ...] */
+static void
+jheld(FILE *o, const struct Held *h, int n)
+{
+	fputc('[', o);
+	for (int i = 0; i < n; i++) {
+		fprintf(o, "%s{\"what\": ", i ? ", " : "");
+		jstr(o, h[i].what);
+		fprintf(o, ", \"registers\": %d}", h[i].n);
+	}
+	fputc(']', o);
+}
+
 void
 jpeak(FILE *o, const Sasspeak *pk)
 {
@@ -680,19 +696,11 @@ jpeak(FILE *o, const Sasspeak *pk)
 	fprintf(o, "{\"live\": %d, \"address\": %ld, \"loop\": [%ld, %ld], "
 		"\"instruction\": ", pk->live, pk->addr, pk->lo, pk->hi);
 	jstr(o, pk->ins);
-	fprintf(o, ", \"held\": [");
-	for (int i = 0; i < pk->nheld; i++) {
-		fprintf(o, "%s{\"what\": ", i ? ", " : "");
-		jstr(o, pk->held[i].what);
-		fprintf(o, ", \"registers\": %d}", pk->held[i].n);
-	}
-	fprintf(o, "], \"spilled\": [");
-	for (int i = 0; i < pk->nspilled; i++) {
-		fprintf(o, "%s{\"what\": ", i ? ", " : "");
-		jstr(o, pk->spilled[i].what);
-		fprintf(o, ", \"registers\": %d}", pk->spilled[i].n);
-	}
-	fprintf(o, "], \"near\": ");
+	fprintf(o, ", \"held\": ");
+	jheld(o, pk->held, pk->nheld);
+	fprintf(o, ", \"spilled\": ");
+	jheld(o, pk->spilled, pk->nspilled);
+	fprintf(o, ", \"near\": ");
 	jpeak(o, pk->near);
 	fputc('}', o);
 }

@@ -490,7 +490,7 @@ ptxasfind(const char *override)
 
 /* The opcode of an instruction line (after its address, written as a
  * comment, and its guard), or NULL when the line holds none. */
-static const char *
+const char *
 sassop(const char *s, const char *e)
 {
 	while (s < e && (*s == ' ' || *s == '\t'))
@@ -1007,11 +1007,8 @@ ptxasparse(const char *log, size_t n, Pxres *r)
 void
 ptxasfree(Pxres *r)
 {
-	for (int i = 0; i < r->nfn; i++) {
-		if (r->fn[i].peak)
-			free(r->fn[i].peak->near);
-		free(r->fn[i].peak);
-	}
+	for (int i = 0; i < r->nfn; i++)
+		peakfree(r->fn[i].peak);
 	free(r->fn);
 	free(r->log);
 	free(r->names);

@@ -32,6 +32,9 @@
 
 /* One instruction of a function: its text (from the opcode, ending at
  * the ';'), address, live count and register columns. */
+/* A loop: a branch back at row hi to the label before row lo. */
+typedef struct Ploop { long lo, hi; } Ploop;
+
 typedef struct Prow {
 	const char *s, *e;
 	long addr, live;
@@ -75,28 +78,19 @@ header(const char *s, const char *e, long *ncol)
 	return 0;
 }
 
-/* An instruction line: its address in a comment (hex), a guard
- * perhaps, "OP ... ; // | 196 :::^ ...", the GPR columns from offset
- * col0 of the line.
- * Returns 0 when the line is not one. */
+/* An instruction line (ptxas.c's sassop finds its opcode past the
+ * address and the guard), "OP ... ; // | 196 :::^ ...", the GPR
+ * columns from offset col0 of the line.  Returns 0 when the line is
+ * not one. */
 static int
 row(const char *p, const char *q, long col0, long ncol, Prow *r)
 {
-	const char *s = skipsp(p, q), *t, *bar;
+	const char *s = sassop(p, q), *t, *bar;
 	char *end;
 
-	if (q - s < 4 || s[0] != '/' || s[1] != '*')
+	if (!s)
 		return 0;
-	r->addr = strtol(s + 2, &end, 16);
-	if (end == s + 2 || q - end < 2 || end[0] != '*' || end[1] != '/')
-		return 0;
-	s = skipsp(end + 2, q);
-	if (s < q && *s == '@')         /* a guard: @!P0, @UP1 */
-		while (s < q && *s != ' ' && *s != '\t')
-			s++;
-	s = skipsp(s, q);
-	if (s >= q || !isupper((unsigned char)*s))
-		return 0;
+	r->addr = strtol(skipsp(p, q) + 2, 0, 16);      /* past the slash-star */
 	if (!(bar = memmem(s, (size_t)(q - s), "// |", 4)))
 		return 0;
 	for (t = bar; t > s && t[-1] != ';'; t--)
@@ -281,18 +275,15 @@ bycount(const void *a, const void *b)
 /* The smallest loop around row p, into [*lo, *hi]; 0 when p is in
  * none (then [0, n - 1]). */
 static int
-loopof(const Prow *rw, long n, const Sline *lab, long nlab, long p,
-	long *lo, long *hi)
+loopof(const Ploop *lp, long nlp, long n, long p, long *lo, long *hi)
 {
 	int inloop = 0;
 
 	*lo = 0, *hi = n - 1;
-	for (long i = p; i < n; i++) {
-		Sline b = {rw[i].s, rw[i].e, 0};
-		long j = sasstarget(&b, lab, nlab);
-		if (j >= 0 && j <= p && (!inloop || i - j < *hi - *lo))
-			*lo = j, *hi = i, inloop = 1;
-	}
+	for (long i = 0; i < nlp; i++)
+		if (lp[i].lo <= p && p <= lp[i].hi
+		&& (!inloop || lp[i].hi - lp[i].lo < *hi - *lo))
+			*lo = lp[i].lo, *hi = lp[i].hi, inloop = 1;
 	return inloop;
 }
 
@@ -323,7 +314,7 @@ stored(const Prow *r, long *k)
  * the stores nvdisasm marks "SpillRefill", or every STL where it marks
  * none (an older nvdisasm; then a local array's stores count too). */
 static void
-spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab,
+spills(Sasspeak *pk, const Prow *rw, long n, const Ploop *lp, long nlp,
 	long ncol)
 {
 	int marked = 0;
@@ -336,7 +327,7 @@ spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab,
 		if (strncmp(rw[i].s, "STL", 3) || (marked && !rw[i].spill)
 		|| !(w = stored(&rw[i], &k)))
 			continue;
-		int inloop = loopof(rw, n, lab, nlab, i, &lo, &hi);
+		int inloop = loopof(lp, nlp, n, i, &lo, &hi);
 		for (int j = 0; j < w && k + j < ncol; j++) {
 			char what[32];
 			spilled(rw, i, lo, hi, inloop, k + j, ncol, what,
@@ -351,7 +342,7 @@ spills(Sasspeak *pk, const Prow *rw, long n, const Sline *lab, long nlab,
 /* The peak among rows [from, to], its registers named by the
  * innermost loop around it. */
 static Sasspeak *
-peakin(const Prow *rw, long n, const Sline *lab, long nlab, long ncol,
+peakin(const Prow *rw, long n, const Ploop *lp, long nlp, long ncol,
 	long from, long to)
 {
 	long p = from, lo, hi;
@@ -360,7 +351,7 @@ peakin(const Prow *rw, long n, const Sline *lab, long nlab, long ncol,
 	for (long i = from + 1; i <= to; i++)
 		if (rw[i].live > rw[p].live)
 			p = i;
-	int inloop = loopof(rw, n, lab, nlab, p, &lo, &hi);
+	int inloop = loopof(lp, nlp, n, p, &lo, &hi);
 	if (!(pk = calloc(1, sizeof *pk)))
 		return 0;
 	pk->live = (int)rw[p].live;
@@ -386,21 +377,17 @@ peakin(const Prow *rw, long n, const Sline *lab, long nlab, long ncol,
  * warp roles run under setmaxnreg budgets of their own, the function's
  * peak is often in a role with room, and the spills in another's. */
 static int
-spilloop(const Prow *rw, long n, const Sline *lab, long nlab, long *lo,
-	long *hi)
+spilloop(const Prow *rw, const Ploop *lp, long nlp, long *lo, long *hi)
 {
 	long best = 0;
 
 	*lo = *hi = 0;
-	for (long i = 0; i < n; i++) {
-		Sline b = {rw[i].s, rw[i].e, 0};
-		long j = sasstarget(&b, lab, nlab), c = 0;
-		if (j < 0 || j > i)
-			continue;       /* not a branch back: no loop */
-		for (long k = j; k <= i; k++)
+	for (long i = 0; i < nlp; i++) {
+		long c = 0, w = lp[i].hi - lp[i].lo;
+		for (long k = lp[i].lo; k <= lp[i].hi; k++)
 			c += rw[k].spill;
-		if (c > best || (c == best && c && i - j < *hi - *lo))
-			best = c, *lo = j, *hi = i;
+		if (c > best || (c == best && c && w < *hi - *lo))
+			best = c, *lo = lp[i].lo, *hi = lp[i].hi;
 	}
 	return best > 0;
 }
@@ -408,18 +395,26 @@ spilloop(const Prow *rw, long n, const Sline *lab, long nlab, long *lo,
 /* The peak of one function's rows, what its spills save and, when they
  * are in a loop the peak is not in, that loop's peak. */
 static Sasspeak *
-peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
+peakof(const Prow *rw, long n, const Ploop *lp, long nlp, long ncol)
 {
-	Sasspeak *pk = peakin(rw, n, lab, nlab, ncol, 0, n - 1);
+	Sasspeak *pk = peakin(rw, n, lp, nlp, ncol, 0, n - 1);
 	long lo, hi;
 
 	if (!pk)
 		return 0;
-	spills(pk, rw, n, lab, nlab, ncol);
-	if (spilloop(rw, n, lab, nlab, &lo, &hi)
+	spills(pk, rw, n, lp, nlp, ncol);
+	if (spilloop(rw, lp, nlp, &lo, &hi)
 	&& (pk->addr < rw[lo].addr || pk->addr > rw[hi].addr))
-		pk->near = peakin(rw, n, lab, nlab, ncol, lo, hi);
+		pk->near = peakin(rw, n, lp, nlp, ncol, lo, hi);
 	return pk;
+}
+
+void
+peakfree(Sasspeak *pk)
+{
+	if (pk)
+		free(pk->near);
+	free(pk);
 }
 
 /* One function's lines [s, e) of nvdisasm -plr's text into f->peak
@@ -427,9 +422,11 @@ peakof(const Prow *rw, long n, const Sline *lab, long nlab, long ncol)
 void
 sasspeak(Pxfn *f, const char *s, const char *e)
 {
-	long nline = 1, n = 0, nlab = 0, ncol = 0, col0 = header(s, e, &ncol);
+	long nline = 1, n = 0, nlab = 0, nlp = 0, ncol = 0;
+	long col0 = header(s, e, &ncol);
 	Prow *rw;
 	Sline *lab;
+	Ploop *lp;
 
 	if (col0 <= 0 || ncol <= 0)
 		return;
@@ -437,7 +434,8 @@ sasspeak(Pxfn *f, const char *s, const char *e)
 		nline += *p == '\n';
 	rw = malloc((size_t)nline * sizeof *rw);
 	lab = malloc((size_t)nline * sizeof *lab);
-	for (const char *p = s, *q; rw && lab && p < e; p = q + 1) {
+	lp = malloc((size_t)nline * sizeof *lp);
+	for (const char *p = s, *q; rw && lab && lp && p < e; p = q + 1) {
 		if (!(q = memchr(p, '\n', (size_t)(e - p))))
 			q = e;
 		if (row(p, q, col0, ncol, &rw[n]))
@@ -445,12 +443,17 @@ sasspeak(Pxfn *f, const char *s, const char *e)
 		else if (label(p, q, &lab[nlab]))
 			lab[nlab++].at = n;
 	}
-	if (n > 0) {
-		if (f->peak)
-			free(f->peak->near);
-		free(f->peak);
-		f->peak = peakof(rw, n, lab, nlab, ncol);
+	for (long i = 0; lp && i < n; i++) {    /* the branches back */
+		Sline b = {rw[i].s, rw[i].e, 0};
+		long j = sasstarget(&b, lab, nlab);
+		if (j >= 0 && j <= i)
+			lp[nlp++] = (Ploop){j, i};
+	}
+	if (n > 0 && lp) {
+		peakfree(f->peak);
+		f->peak = peakof(rw, n, lp, nlp, ncol);
 	}
 	free(rw);
 	free(lab);
+	free(lp);
 }
