@@ -26,6 +26,8 @@ typedef struct Arena Arena;
 typedef struct Chunk Chunk;
 struct Chunk { Chunk *prev; size_t used, cap; };
 struct Arena { Chunk *cur, *spare; size_t total; };
+/* A point in an arena's life that arelease() rolls back to. */
+typedef struct Amark { Chunk *cur, *prev; size_t used, total; } Amark;
 #define Chunkhdr ((sizeof(Chunk) + 15) & ~(size_t)15)
 
 /* ---- text: every name and modifier is interned, so equal means the
@@ -595,6 +597,8 @@ int cmdpressure(int, char **);
 /* ---- util.c ---- */
 void *allocslow(Arena *, size_t);
 void areset(Arena *);
+Amark amark(const Arena *);
+void arelease(Arena *, const Amark *);
 
 /* Bump allocation, 16-byte aligned; allocslow() opens chunks. */
 static inline void *

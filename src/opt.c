@@ -497,7 +497,9 @@ keeprefused(const Buf *text)
 }
 
 /* Writes m into text and proves it computes what orig does: 0 proven,
- * else why says why (refused: the hook above). */
+ * else why says why (refused: the hook above).  m is freed once
+ * written, so that the parse of text takes its memory rather than
+ * fresh pages. */
 static int
 proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
 	Buf *why)
@@ -508,6 +510,7 @@ proof(Optreq *o, Module *orig, Module *m, Buf *text, int refused,
 	emitlossless(text, m);
 	if (m->rawlen > m->len)
 		bput(text, m->src + m->len, m->rawlen - m->len);
+	afree(m->a);
 	if (refused) {
 		bprintf(why, "PTXPRESS_UNPROVEN refuses it\n");
 		keeprefused(text);
@@ -551,7 +554,6 @@ provenone(Optreq *o, const char *src, size_t n, Module *orig, Kern *x,
 	if (rc && o->log)
 		fprintf(o->log, "%s: note: %s: %s is not proven: %s", progname,
 			x->name, v[j].text, why.p);
-	afree(m->a);
 	free(text.p);
 	free(why.p);
 	return rc == 0;
@@ -655,7 +657,6 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 			report(o, k, nk, v, nv);
 			free(k);
 			free(v);
-			afree(m->a);
 			afree(own);
 			return 0;
 		}
@@ -666,7 +667,6 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		free(why.p);
 		free(out->p);
 		*out = (Buf){0};
-		afree(m->a);
 		int kept = fallback(o, src, n, orig, k, nk, v);
 		report(o, k, nk, v, nv);
 		if (!kept) {
@@ -696,7 +696,6 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	}
 	free(k);
 	free(v);
-	afree(m->a);
 	afree(own);
 	return rc;
 }

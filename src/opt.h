@@ -110,5 +110,5 @@ void listvariants(Optreq *o, Str kname, Var *var, int nv);
 int search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	Pipe *v, int *nvp);
 
-/* opt.c */
+/* opt.c: m written into text and proven against orig (0), then freed */
 int proven(Optreq *o, Module *orig, Module *m, Buf *text);

@@ -321,10 +321,52 @@ snapcheck(Optreq *o, const char *src, size_t n, Pipe *p, const char *t,
 	afree(m->a);
 }
 
+/* Variant i of src rewritten by its passes, written for ptxas. */
+static void
+runone(Optreq *o, const char *src, size_t n, Module *m, const Pipe *v,
+	int i, Var *var, const char *dir, int maj, int min, int check)
+{
+	size_t tn;
+
+	runpipe(m, (Pipe *)&v[i], &o->sc, 0);
+	var[i].nxb = 0;
+	for (uint32_t q = 0; q < m->nitem && var[i].nxb < 4; q++) {
+		Func *f = m->item[q].kind == Ifunc ? m->item[q].fn : 0;
+		long b = f && f->body ? xspillbytes(f) : 0;
+		if (b > 0)
+			var[i].xb[var[i].nxb].fn = f->name,
+			var[i].xb[var[i].nxb++].bytes = b;
+	}
+	char *t = forptxas(m, maj, min, &tn);
+	if (check)
+		snapcheck(o, src, n, (Pipe *)&v[i], t, tn, maj, min);
+	var[i].pipe = v[i];
+	snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
+	writetmp(var[i].path, t, tn);
+	free(t);
+}
+
+/* runone() on a parse of its own. */
+static void
+afresh(Optreq *o, const char *src, size_t n, const Pipe *v, int i,
+	Var *var, const char *dir, int maj, int min)
+{
+	Diag d = {0};
+	Module *m = parse(o->in, src, n, &d);
+
+	runone(o, src, n, m, v, i, var, dir, maj, min, 0);
+	afree(m->a);
+}
+
 /* Writes variants v[i0..i1) of src for ptxas into dir and runs ptxas
  * on them (var[i].res).  One parse serves every variant whose passes
  * only reorder and insert statements: each starts from the same
- * statement arrays. */
+ * statement arrays, and what the one before it allocated is given back
+ * to the parse's arena (arelease), so that the variants reuse memory
+ * instead of each making fresh pages.  The variants that change
+ * statements in place parse afresh, after that parse is freed, into
+ * its memory (with --explain, in their order, so that what it says
+ * stays in the variants' order). */
 static void
 runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
 	Var *var, const char *dir, const char *ptxas, int maj, int min)
@@ -332,37 +374,23 @@ runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
 	Diag d0 = {0};
 	Module *base = parse(o->in, src, n, &d0);
 	Snap *snap = snapshot(base);
+	Amark mk = amark(base->a);
 	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
+	int late = !o->sc.explain;      /* in-place variants after the rest */
 
 	for (int i = i0; i < i1; i++) {
-		size_t tn;
-		Module *m = base;
-		if (inplace(&v[i])) {
-			Diag d = {0};
-			m = parse(o->in, src, n, &d);
-		} else
+		if (!inplace(&v[i])) {
+			arelease(base->a, &mk);
 			restore(base, snap);
-		runpipe(m, (Pipe *)&v[i], &o->sc, 0);
-		var[i].nxb = 0;
-		for (uint32_t q = 0; q < m->nitem && var[i].nxb < 4; q++) {
-			Func *f = m->item[q].kind == Ifunc ? m->item[q].fn : 0;
-			long b = f && f->body ? xspillbytes(f) : 0;
-			if (b > 0)
-				var[i].xb[var[i].nxb].fn = f->name,
-				var[i].xb[var[i].nxb++].bytes = b;
-		}
-		char *t = forptxas(m, maj, min, &tn);
-		if (check && m == base)
-			snapcheck(o, src, n, (Pipe *)&v[i], t, tn, maj, min);
-		var[i].pipe = v[i];
-		snprintf(var[i].path, sizeof var[i].path, "%s/v%d.ptx", dir, i);
-		writetmp(var[i].path, t, tn);
-		free(t);
-		if (m != base)
-			afree(m->a);
+			runone(o, src, n, base, v, i, var, dir, maj, min, check);
+		} else if (!late)
+			afresh(o, src, n, v, i, var, dir, maj, min);
 	}
 	unsnap(base, snap);
 	afree(base->a);
+	for (int i = i0; late && i < i1; i++)
+		if (inplace(&v[i]))
+			afresh(o, src, n, v, i, var, dir, maj, min);
 	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
 		o->nvdisasm, 0, PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
@@ -726,7 +754,6 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 		int rc = proven(o, orig, m, &text) ? -1
 			: vpair(o->timel, src, text.p ? text.p : "",
 			o->truns > 0 ? o->truns : 20, 5, &r, why, sizeof why);
-		afree(m->a);
 		free(text.p);
 		if (rc == VSkip) {
 			skipped = 1;

@@ -12,7 +12,10 @@
  * is new, none lost); a request larger than every
  * spare chunk still gets its own.  Under ASan a spare chunk's bytes are
  * poisoned, so a pointer kept past the reset faults as it did when the
- * chunk was unmapped, and a reused chunk's are not.
+ * chunk was unmapped, and a reused chunk's are not.  arelease gives
+ * back what was allocated since amark, large requests (a chunk of their
+ * own, behind the current one) included, and keeps what was allocated
+ * before it; the same requests again take no fresh chunk.
  * usage: arena   (exit 0 pass, 1 fail) */
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +79,79 @@ fill(Arena *a, unsigned char **p)
 		for (int j = 0; j < Sz; j++)
 			ok &= p[i][j] == (i & 255);
 	return ok;
+}
+
+/* Is every chunk of a's in the list have[0..nh)? */
+static int
+allold(const Arena *a, Chunk *const *have, int nh)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (const Chunk *c = pass ? a->spare : a->cur; c;
+		c = c->prev) {
+			int was = 0;
+			for (int i = 0; i < nh; i++)
+				was |= have[i] == c;
+			if (!was)
+				return 0;
+		}
+	return 1;
+}
+
+/* amark/arelease over an arena holding something already, and over an
+ * empty one. */
+static void
+marks(void)
+{
+	static unsigned char *p[N], *q[N];
+	unsigned char *pre = 0;
+	Chunk *seen[96];
+	int ns = 0;
+
+	for (int empty = 0; empty < 2; empty++) {
+		Arena *a = anew();
+		if (!empty) {
+			pre = alloc(a, 100000);
+			memset(pre, 0x33, 100000);
+		}
+		Amark k = amark(a);
+		for (int round = 0; round < 3; round++) {
+			/* behind k's current chunk (larger than any chunk
+			 * in the pool: a chunk of its exact size), then
+			 * behind a later one */
+			unsigned char *big0 = alloc(a, (size_t)8 << 20);
+			memset(big0, 8, (size_t)8 << 20);
+			expect(fill(a, p));
+			unsigned char *big = alloc(a, (size_t)1 << 20);
+			memset(big, 9, (size_t)1 << 20);
+			expect(fill(a, q));
+			if (round == 0) {
+				ns = 0;
+				for (int pass = 0; pass < 2; pass++)
+					for (Chunk *c = pass ? a->spare
+					: a->cur; c && ns < 96; c = c->prev)
+						seen[ns++] = c;
+			} else          /* nothing fresh */
+				expect(allold(a, seen, ns));
+			arelease(a, &k);
+			expect(a->cur == k.cur);
+			expect(!a->cur || (a->cur->prev == k.prev
+				&& a->cur->used == k.used));
+			expect(!inchunks(a->cur, p[N - 1])
+				&& !inchunks(a->cur, big));
+			expect(inchunks(a->spare, big)
+				&& inchunks(a->spare, big0));
+			expect(!inchunks(a->cur, big0));
+			if (poisoned(big) != -1)
+				expect(poisoned(big) == 1 && poisoned(big0) == 1);
+			if (!empty) {
+				int same = 1;
+				for (int i = 0; i < 100000; i++)
+					same &= pre[i] == 0x33;
+				expect(same && inchunks(a->cur, pre));
+			}
+		}
+		afree(a);
+	}
 }
 
 int
@@ -158,6 +234,7 @@ main(void)
 	if (poisoned(q[N - 1]) != -1)
 		expect(poisoned(q[N - 1]) == 0);
 	afree(b);
+	marks();
 	if (nfail)
 		return 1;
 	printf("arena: %d chunks, %d kept by a reset, reused after afree%s\n",
