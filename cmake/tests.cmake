@@ -137,6 +137,10 @@ set_tests_properties(optdup PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME optfallback COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optfallback.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optfallback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The variants share the input's parse; a write into it is caught.
+add_test(NAME optshare COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optshare.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optshare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Forced pipelines on our kernels must assemble (the H200's finding).
 add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

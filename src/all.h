@@ -451,6 +451,8 @@ typedef struct Optreq {
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
 	struct Module *orig;       /* src parsed already (borrowed), or 0 */
+	int noshare;               /* the search's variants parse afresh
+	                            * instead of sharing the input's parse */
 } Optreq;
 
 /* ---- diagnostics ---- */
@@ -598,6 +600,7 @@ int cmdpressure(int, char **);
 void *allocslow(Arena *, size_t);
 void areset(Arena *);
 Amark amark(const Arena *);
+uint64_t asum(const Arena *);
 void arelease(Arena *, const Amark *);
 
 /* Bump allocation, 16-byte aligned; allocslow() opens chunks. */

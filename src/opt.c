@@ -642,9 +642,17 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);
 		nk = search(o, src, n, orig, &k, v, &nv);
+		if (nk == -2 && getenv("PTXPRESS_SNAPCHECK"))  /* tests */
+			die("search: a variant wrote into the input's parse");
+		if (nk == -2 && o->log)
+			fprintf(o->log, "%s: note: %s: a variant changed the "
+				"input's parse, which the variants share; "
+				"searching again without sharing it\n",
+				progname, o->in);
 		if (nk < 0) {
 			free(v);
-			o->search = 0;
+			o->search = nk == -2;
+			o->orig = nk == -2 ? 0 : o->orig; /* not to be trusted */
 			afree(own);
 			return optimize(o, src, n, out);
 		}

@@ -245,52 +245,56 @@ variants(Optreq *o, Pipe *v, int max)
 	return n;
 }
 
-/* ---- one parse for the whole search ----
+/* ---- the input's parse, shared by the variants ----
  * The schedulers, remat and wgwait only permute a function's statement
- * array or build a new one: a copy of each array taken after parsing
- * gives the next variant the module as parsed.  moves and budget change
- * operands in place, and early and pin bind the registers again, so
- * their variants parse afresh.  PTXPRESS_SNAPCHECK
- * (tests/optcorpus.sh sets it) parses afresh too and compares. */
-typedef struct Snap { Stmt *stmt; uint32_t nstmt; uint8_t dirty; } Snap;
-
-static Snap *
-snapshot(Module *m)
+ * array or build a new one: each variant starts from a module of its
+ * own (Module, items, functions) whose statement arrays are copies of
+ * the input's, and shares the rest (operands, modifiers, declarations)
+ * with the input's parse, which the validator reads later.  That parse
+ * must come out of the variants as it went in: opt checks it
+ * (sharedok) and, where a pass wrote into it, searches again on parses
+ * of its own (o->noshare).  moves and budget change operands in place,
+ * and early and pin bind the registers again, so their variants parse
+ * afresh.  PTXPRESS_SNAPCHECK (tests/optcorpus.sh sets it) parses
+ * afresh too and compares, and dies where the input's parse changed.
+ * Sharing saves a parse of the input and its memory (62 MB fresh on
+ * CUTLASS's 11.5 MB file, thirty-eighth session). */
+static Module *
+shallow(const Module *orig)
 {
-	Snap *sn = calloc(m->nitem + 1, sizeof *sn);
+	Arena *a = anew();
+	Module *m = alloc(a, sizeof *m);
 
+	*m = *orig;
+	m->a = a;
+	m->item = alloc(a, (orig->nitem + 1) * sizeof *m->item);
+	memcpy(m->item, orig->item, orig->nitem * sizeof *m->item);
 	for (uint32_t i = 0; i < m->nitem; i++) {
-		Func *f = m->item[i].fn;
-		if (m->item[i].kind != Ifunc || !f->body)
+		if (m->item[i].kind != Ifunc)
 			continue;
-		sn[i].stmt = xmalloc((f->nstmt + 1) * sizeof *f->stmt);
-		memcpy(sn[i].stmt, f->stmt, f->nstmt * sizeof *f->stmt);
-		sn[i].nstmt = f->nstmt;
-		sn[i].dirty = f->dirty;
+		Func *f = alloc(a, sizeof *f);
+		*f = *orig->item[i].fn;
+		f->ana = 0;
+		m->item[i].fn = f;
 	}
-	return sn;
+	return m;
 }
 
+/* m's statement arrays as orig's, copied into m's arena. */
 static void
-restore(Module *m, const Snap *sn)
+restore(Module *m, const Module *orig)
 {
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
-		if (m->item[i].kind != Ifunc || !f->body)
+		const Func *g = orig->item[i].fn;
+		if (m->item[i].kind != Ifunc || !g->body)
 			continue;
-		f->stmt = alloc(m->a, (sn[i].nstmt + 1) * sizeof *f->stmt);
-		memcpy(f->stmt, sn[i].stmt, sn[i].nstmt * sizeof *f->stmt);
-		f->nstmt = sn[i].nstmt;
-		f->dirty = sn[i].dirty;
+		f->stmt = alloc(m->a, (g->nstmt + 1) * sizeof *f->stmt);
+		memcpy(f->stmt, g->stmt, g->nstmt * sizeof *f->stmt);
+		f->nstmt = g->nstmt;
+		f->dirty = g->dirty;
+		m->item[i].dirty = orig->item[i].dirty;
 	}
-}
-
-static void
-unsnap(Module *m, Snap *sn)
-{
-	for (uint32_t i = 0; i < m->nitem; i++)
-		free(sn[i].stmt);
-	free(sn);
 }
 
 /* Does a pipeline change statements in place (needs its own parse)? */
@@ -358,42 +362,61 @@ afresh(Optreq *o, const char *src, size_t n, const Pipe *v, int i,
 	afree(m->a);
 }
 
-/* Writes variants v[i0..i1) of src for ptxas into dir and runs ptxas
- * on them (var[i].res).  One parse serves every variant whose passes
- * only reorder and insert statements: each starts from the same
- * statement arrays, and what the one before it allocated is given back
- * to the parse's arena (arelease), so that the variants reuse memory
- * instead of each making fresh pages.  The variants that change
- * statements in place parse afresh, after that parse is freed, into
- * its memory (with --explain, in their order, so that what it says
- * stays in the variants' order). */
-static void
-runround(Optreq *o, const char *src, size_t n, const Pipe *v, int i0, int i1,
-	Var *var, const char *dir, const char *ptxas, int maj, int min)
+/* Did the variants leave the input's parse as it was (sum: asum of it
+ * before them)?  PTXPRESS_TOUCHSHARED (tests only) writes into it, as
+ * a pass that changed a shared operand would. */
+static int
+sharedok(Module *orig, uint64_t sum)
 {
-	Diag d0 = {0};
-	Module *base = parse(o->in, src, n, &d0);
-	Snap *snap = snapshot(base);
-	Amark mk = amark(base->a);
+	if (getenv("PTXPRESS_TOUCHSHARED"))
+		for (uint32_t i = 0; i < orig->nitem; i++) {
+			Func *f = orig->item[i].fn;
+			if (orig->item[i].kind == Ifunc && f->nstmt) {
+				f->stmt[0].pos.col ^= 1;
+				break;
+			}
+		}
+	return asum(orig->a) == sum;
+}
+
+/* Writes variants v[i0..i1) of src for ptxas into dir and runs ptxas
+ * on them (var[i].res).  The variants whose passes only reorder and
+ * insert statements share the input's parse orig (see shallow): what
+ * the one before allocated is given back (arelease), so that the
+ * variants reuse memory instead of each making fresh pages.  The
+ * variants that change statements in place parse afresh, after the
+ * others' memory is freed (with --explain, in their order, so that what
+ * it says stays in the variants' order).  Returns -1, having run no
+ * ptxas, when orig did not come out as it went in. */
+static int
+runround(Optreq *o, const char *src, size_t n, Module *orig, const Pipe *v,
+	int i0, int i1, Var *var, const char *dir, const char *ptxas,
+	int maj, int min)
+{
 	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
 	int late = !o->sc.explain;      /* in-place variants after the rest */
+	uint64_t sum = o->noshare ? 0 : asum(orig->a);
+	Module *base = o->noshare ? 0 : shallow(orig);
+	Amark mk = base ? amark(base->a) : (Amark){0};
 
-	for (int i = i0; i < i1; i++) {
-		if (!inplace(&v[i])) {
+	for (int i = i0; i < i1; i++)
+		if (base && !inplace(&v[i])) {
 			arelease(base->a, &mk);
-			restore(base, snap);
+			restore(base, orig);
 			runone(o, src, n, base, v, i, var, dir, maj, min, check);
-		} else if (!late)
+		} else if (!base || !late)
 			afresh(o, src, n, v, i, var, dir, maj, min);
-	}
-	unsnap(base, snap);
-	afree(base->a);
-	for (int i = i0; late && i < i1; i++)
+	if (base)
+		afree(base->a);
+	for (int i = i0; base && late && i < i1; i++)
 		if (inplace(&v[i]))
 			afresh(o, src, n, v, i, var, dir, maj, min);
+	if (base && !sharedok(orig, sum))
+		return -1;
 	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
 		o->nvdisasm, 0, PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
+	return 0;
 }
 
 /* --sass-guard: nvdisasm, in parallel, on the cubins of the variants
@@ -785,9 +808,43 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 	free(kname);
 }
 
+/* The variants' files, cubins and results var[0..nv) gone, with what
+ * the search held. */
+static void
+discard(Optreq *o, Var *var, int nv, const char *dir, char *ptxas, char *nd)
+{
+	for (int i = 0; i < nv; i++) {
+		char c[4200];
+		cubinpath(&var[i], c, sizeof c);
+		unlink(var[i].path);
+		if (nd)
+			unlink(c);
+		ptxasfree(&var[i].res);
+	}
+	rmdir(dir);
+	free(var);
+	free(ptxas);
+	o->nvdisasm = 0;
+	free(nd);
+}
+
+/* A variant wrote into the input's parse: the search stops, and opt
+ * searches again on parses of the variants' own (o->noshare). */
+static int
+unshared(Optreq *o, Var *var, int nv, const char *dir, char *ptxas, char *nd,
+	Kern *k)
+{
+	discard(o, var, nv, dir, ptxas, nd);
+	free(k);
+	o->noshare = 1;
+	return -2;
+}
+
 /* The search: variants v[0..*nvp) (the caller's room for 2 * Maxvar),
  * assembled by ptxas and ranked per kernel into *kp.  Returns how many
- * kernels, or -1 (no ptxas, no variants). */
+ * kernels, -1 (no ptxas, no variants), or -2 when the input's parse
+ * orig, which the variants share, did not come out of them as it went
+ * in (o->noshare is then set, and orig is not to be trusted). */
 int
 search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	Pipe *v, int *nvp)
@@ -813,7 +870,8 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	o->nvdisasm = nd;       /* --time: the GPU judges, not the SASS */
 	var = calloc(2 * Maxvar, sizeof *var);
 	k = kerns(orig);
-	runround(o, src, n, v, 0, nv, var, dir, ptxas, maj, min);
+	if (runround(o, src, n, orig, v, 0, nv, var, dir, ptxas, maj, min))
+		return unshared(o, var, nv, dir, ptxas, nd, k);
 	if (nd)
 		sassround(o, orig, var, 0, nv);
 	nk = rankall(o, orig, var, nv, k);
@@ -824,7 +882,11 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 		int *first = malloc((size_t)(nk ? nk : 1) * sizeof *first);
 		for (int i = 0; first && i < nk; i++)
 			first[i] = k[i].best;
-		runround(o, src, n, v, nv, nv + more, var, dir, ptxas, maj, min);
+		if (runround(o, src, n, orig, v, nv, nv + more, var, dir,
+		ptxas, maj, min)) {
+			free(first);
+			return unshared(o, var, nv + more, dir, ptxas, nd, k);
+		}
 		if (nd)
 			sassround(o, orig, var, nv, nv + more);
 		nv += more;
@@ -833,8 +895,10 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 			v + nv, 2 * Maxvar - nv) : 0;
 		free(first);
 		if (c) {
-			runround(o, src, n, v, nv, nv + c, var, dir, ptxas, maj,
-				min);
+			if (runround(o, src, n, orig, v, nv, nv + c, var, dir,
+			ptxas, maj, min))
+				return unshared(o, var, nv + c, dir, ptxas, nd,
+					k);
 			if (nd)
 				sassround(o, orig, var, nv, nv + c);
 			nv += c;
@@ -848,19 +912,7 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	if (var[0].res.status != 0 && var[0].res.log && o->log)
 		fprintf(o->log, "%s: ptxas rejects the input:\n%s", progname,
 			var[0].res.log);
-	for (int i = 0; i < nv; i++) {
-		char c[4200];
-		cubinpath(&var[i], c, sizeof c);
-		unlink(var[i].path);
-		if (nd)
-			unlink(c);
-		ptxasfree(&var[i].res);
-	}
-	rmdir(dir);
-	free(var);
-	free(ptxas);
-	o->nvdisasm = 0;
-	free(nd);
+	discard(o, var, nv, dir, ptxas, nd);
 	*kp = k;
 	*nvp = nv;
 	return nk;
