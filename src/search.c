@@ -395,8 +395,12 @@ runround(Optreq *o, const char *src, size_t n, Module *orig, const Pipe *v,
 {
 	int check = getenv("PTXPRESS_SNAPCHECK") != 0;
 	int late = !o->sc.explain;      /* in-place variants after the rest */
-	uint64_t sum = o->noshare ? 0 : asum(orig->a);
-	Module *base = o->noshare ? 0 : shallow(orig);
+	int share = 0;
+
+	for (int i = i0; !o->noshare && !share && i < i1; i++)
+		share = !inplace(&v[i]);        /* else nothing to share */
+	uint64_t sum = share ? asum(orig->a) : 0;
+	Module *base = share ? shallow(orig) : 0;
 	Amark mk = base ? amark(base->a) : (Amark){0};
 
 	for (int i = i0; i < i1; i++)
