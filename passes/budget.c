@@ -121,3 +121,34 @@ budget(Module *m, Func *f, int step, int rank)
 		}
 	return 1;
 }
+
+/* budget=V1/V2/...: sets the n setmaxnreg counts of a function with
+ * exactly n to vals, when budgetfit proves they fit; else nothing
+ * changes.  What the search's budget round writes (ptxas judges each
+ * vector; the pressure model cannot: on CUTLASS 77's MLA forward it
+ * puts the auxiliary load warp at 19 registers, and ptxas spills there
+ * at 48) and what a user tries by hand.  Returns the counts changed. */
+int
+budgetset(Func *f, const short *vals, int n)
+{
+	Stmt *s[Maxsite];
+	int v[Maxsite], w[Maxsite], changed = 0;
+	uint32_t ns = sites(f, s, v);
+	Buf why = {0};
+
+	if ((int)ns != n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		w[i] = vals[i];
+	int fits = !budgetfit(f, w, &why);
+	free(why.p);
+	for (int i = 0; fits && i < n; i++)
+		if (w[i] != v[i]) {
+			char buf[16];
+			snprintf(buf, sizeof buf, "%d", w[i]);
+			s[i]->opd[0].s = interns(buf);
+			s[i]->dirty = 1;
+			changed++;
+		}
+	return changed;
+}

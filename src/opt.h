@@ -9,9 +9,12 @@
 enum { Maxpass = 24 };
 
 typedef struct Pass {
-	char name[24];
+	char name[40];
 	int moves;          /* the moves pass, not a scheduler */
-	int budget;         /* the budget pass: its step, 0 if not */
+	int budget;         /* the budget pass: its step, 0 if not; -1:
+	                     * budget=V1/V2/...: the counts set[0..nset) */
+	int nset;
+	short set[16];
 	int rank;           /* budget: grow the rank-th neediest role;
 	                     * pin=dup:K: K */
 	int remat;          /* the remat pass: 1 + its mode (Rplain...),

@@ -48,9 +48,31 @@ static const Word words[] = {
 	{"pin=st", Pacross, 10, 0, 0},
 	{"pin=base", Pacross, 11, 0, 0},
 	{"pin=dup[:K]", Pacross, 12, 0, 0},
-	{"budget[=N][:R]", Pbudget, 0, 0, 0},
+	{"budget[=N][:R]", Pbudget, 0, 0, 0},      /* or budget=V1/V2/... */
 	{"none", Pnone, 0, 0, 0},
 };
+
+/* budget=V1/V2/...: each a multiple of 8 in [24, 256], 16 at most. */
+static int
+budgetwords(const char *a, Pass *p)
+{
+	p->budget = -1;
+	p->nset = 0;
+	for (;;) {
+		char *e;
+		long v = strtol(a, &e, 10);
+		if (e == a || v % 8 || v < 24 || v > 256 || p->nset == 16
+		|| (*e && *e != '/')) {
+			fprintf(stderr, "%s: budget=V1/V2/... takes up to 16 "
+				"multiples of 8 from 24 to 256\n", progname);
+			return -1;
+		}
+		p->set[p->nset++] = (short)v;
+		if (!*e)
+			return 0;
+		a = e + 1;
+	}
+}
 
 /* The word a (less its "sched="), or 0.  softmax and budget take
  * their arguments after the name. */
@@ -113,7 +135,9 @@ setpass(Pass *p, const Word *k, const char *a)
 			return -1;
 		}
 		break;
-	case Pbudget:   /* budget[=STEP][:RANK] */
+	case Pbudget:   /* budget[=STEP][:RANK], budget=V1/V2/... */
+		if (a[6] == '=' && strchr(a, '/'))
+			return budgetwords(a + 7, p);
 		p->budget = a[6] == '=' ? atoi(a + 7) : 8;
 		p->rank = strchr(a, ':') ? atoi(strchr(a, ':') + 1) : 0;
 		if (p->budget % 8 || p->budget <= 0 || p->budget > 128) {
@@ -219,6 +243,8 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
 				pp->p[k].across - 5, pp->p[k].rank, had)
 				: pp->p[k].moves ? moves(f)
+				: pp->p[k].budget < 0 ? (uint32_t)budgetset(f,
+				pp->p[k].set, pp->p[k].nset)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);
 			if (sc->explain) {

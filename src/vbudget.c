@@ -42,7 +42,7 @@ typedef struct Kn {
 	long **val;            /* per register: value per warp, or NULL */
 	uint8_t *tid;          /* 1: %tid.x (linear), 2: zero */
 	Set *pred;             /* per predicate: warps where it is true */
-	uint8_t *pk;           /* pred[] is known */
+	Set *pk;               /* per predicate: warps where pred[] is known */
 	int nw;
 	uint8_t *same;         /* written more than once, each time alike */
 } Kn;
@@ -145,6 +145,24 @@ arith(Kn *K, Stmt *s, long *a, long k)
 	return v;
 }
 
+/* d = op(a, b) per warp, both followed values; 0 where arith would be. */
+static long *
+arith2(Kn *K, Stmt *s, long *a, long *b)
+{
+	long *v = malloc(K->nw * sizeof *v);
+
+	for (int w = 0; w < K->nw; w++) {
+		long *x = arith(K, s, a, b[w]);
+		if (!x) {
+			free(v);
+			return 0;
+		}
+		v[w] = x[w];
+		free(x);
+	}
+	return v;
+}
+
 /* The warps where setp s of a against k holds, into *out; -1 where its
  * type is not followed. */
 static int
@@ -169,6 +187,12 @@ compare(Kn *K, Stmt *s, long *a, long k, Set *out)
 		*out |= (Set)t << w;
 	}
 	return 0;
+}
+
+static Set
+all(int nw)
+{
+	return nw == Maxwarp ? ~(Set)0 : (((Set)1 << nw) - 1);
 }
 
 /* One statement's contribution.  Only registers written once, or each
@@ -217,23 +241,23 @@ learn(Kn *K, Stmt *s, uint32_t *ndef)
 	}
 	if (s->nop != 3)
 		return;
+	if (s->op != Osetp && isreg(&s->opd[2]) && K->val[r]
+	&& K->val[s->opd[2].reg]) {
+		K->val[d] = arith2(K, s, K->val[r], K->val[s->opd[2].reg]);
+		return;         /* the signed division nvcc spells out */
+	}
 	long k = imm(&s->opd[2], &ok);
 	if (!ok)
 		return;
 	if (s->op == Osetp && K->val[r]) {
-		K->pk[d] = !compare(K, s, K->val[r], k, &K->pred[d]);
+		K->pk[d] = compare(K, s, K->val[r], k, &K->pred[d]) ? 0
+			: all(K->nw);
 	} else if (K->tid[r] == 1 && ((s->op == Oshr && k >= 5)
 	|| (s->op == Odiv && k >= 32 && k % 32 == 0))) {
 		long *w = arith(K, s, 0, s->op == Oshr ? k - 5 : k / 32);
 		K->val[d] = w;
 	} else if (K->val[r])
 		K->val[d] = arith(K, s, K->val[r], k);
-}
-
-static Set
-all(int nw)
-{
-	return nw == Maxwarp ? ~(Set)0 : (((Set)1 << nw) - 1);
 }
 
 static int32_t
@@ -317,51 +341,289 @@ defcount(Func *f, uint32_t *ndef, uint8_t *same)
 	free(c.first);
 }
 
-/* Sets of warps reaching each statement, to a fixed point.  Returns -1
- * when a branch goes somewhere this cannot follow. */
+/* The control flow as warps take it: at[i] the warps that may reach
+ * statement i, go[i] and fall[i] those that may leave it by its branch
+ * (to tgt[i]) and by falling through; into[i] the branches to it. */
+typedef struct Flow {
+	Set *at, *go, *fall;
+	int32_t *tgt;
+	uint32_t *into0, *into;         /* branches to i: into[into0[i]..] */
+} Flow;
+
+/* Each branch's target, and the branches into each statement; -1 when
+ * a branch goes somewhere this cannot follow. */
 static int
-flow(Func *f, Kn *K, Set *at, int nw)
+targets(Func *f, Flow *F)
+{
+	uint32_t n = f->nstmt, nb = 0;
+
+	F->tgt = xmalloc((n + 1) * sizeof *F->tgt);
+	F->into0 = calloc(n + 2, sizeof *F->into0);
+	for (uint32_t i = 0; i < n; i++) {
+		Stmt *s = &f->stmt[i];
+		F->tgt[i] = -1;
+		if (s->kind == Sins && s->op == Obrx_idx)
+			return -1;
+		if (s->kind != Sins || s->op != Obra)
+			continue;
+		Opnd *l = &s->opd[s->nop - 1];
+		if (l->kind != Psym || (F->tgt[i] = label(f, l->s)) < 0)
+			return -1;
+		F->into0[F->tgt[i] + 1]++, nb++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		F->into0[i + 1] += F->into0[i];
+	F->into = xmalloc((nb + 1) * sizeof *F->into);
+	uint32_t *fill = calloc(n + 1, sizeof *fill);
+	for (uint32_t i = 0; i < n; i++)
+		if (F->tgt[i] >= 0) {
+			uint32_t t = (uint32_t)F->tgt[i];
+			F->into[F->into0[t] + fill[t]++] = i;
+		}
+	free(fill);
+	return 0;
+}
+
+/* Sets of warps reaching each statement and taking each edge, to a
+ * fixed point, from what is known of the predicates: a branch on a
+ * predicate known in a warp goes one way there, else both. */
+static void
+flow(Func *f, Kn *K, Flow *F, int nw)
 {
 	int changed = 1;
+	uint32_t n = f->nstmt;
 
-	at[0] = all(nw);
+	memset(F->at, 0, (n + 1) * sizeof *F->at);
+	F->at[0] = all(nw);
 	while (changed) {
 		changed = 0;
-		for (uint32_t i = 0; i < f->nstmt; i++) {
+		for (uint32_t i = 0; i < n; i++) {
 			Stmt *s = &f->stmt[i];
-			Set in = at[i], fall = in, go = 0;
-			int32_t t = -1;
-			if (!in)
-				continue;
-			if (s->kind == Sins && (s->op == Obra)) {
-				Opnd *l = &s->opd[s->nop - 1];
-				if (l->kind != Psym || (t = label(f, l->s)) < 0)
-					return -1;
-				if (!s->guard) {
-					go = in, fall = 0;
-				} else {
-					int32_t p = s->guard->reg;
-					int known = p >= 0 && K->pk[p];
-					Set t = known ? K->pred[p] : all(nw);
-					if (known && (s->gneg ^ s->guard->neg))
-						t = ~t;
-					go = known ? in & t : in;
-					fall = known ? in & ~t : in;
-				}
-			} else if (s->kind == Sins && (s->op == Obrx_idx
-			|| s->op == Ocall)) {
-				if (s->op == Obrx_idx)
-					return -1;
+			Set in = F->at[i], fall = in, go = 0;
+			int32_t t = F->tgt[i];
+			if (t >= 0 && !s->guard) {
+				go = in, fall = 0;
+			} else if (t >= 0) {
+				int32_t p = s->guard->reg;
+				Set kn = p >= 0 ? K->pk[p] : 0;
+				Set tr = p >= 0 ? K->pred[p] : 0;
+				if (s->gneg ^ s->guard->neg)
+					tr = ~tr;
+				go = in & (tr | ~kn);
+				fall = in & (~tr | ~kn);
 			} else if (s->kind == Sins && (s->op == Oret
 			|| s->op == Oexit || s->op == Otrap) && !s->guard)
 				fall = 0;
-			if (t >= 0 && (at[t] | go) != at[t])
-				at[t] |= go, changed = 1;
-			if (i + 1 < f->nstmt && (at[i + 1] | fall) != at[i + 1])
-				at[i + 1] |= fall, changed = 1;
+			F->go[i] = go, F->fall[i] = fall;
+			if (t >= 0 && (F->at[t] | go) != F->at[t])
+				F->at[t] |= go, changed = 1;
+			if (i + 1 < n && (F->at[i + 1] | fall) != F->at[i + 1])
+				F->at[i + 1] |= fall, changed = 1;
 		}
 	}
+}
+
+/* ---- registers written more than once, followed along the paths a
+ * warp takes: CUTLASS's MLA forward numbers its roles with
+ * `mov.b32 %r, 1` ... `mov.b32 %r, 6` on the branches of a switch on
+ * the warpgroup, then tests that register */
+
+typedef struct Back {
+	Func *f;
+	Kn *K;
+	Flow *F;
+	uint32_t *ndef;
+	int32_t r;
+	int hit;
+} Back;
+
+static void
+hitreg(void *arg, int32_t r)
+{
+	Back *W = arg;
+
+	W->hit |= r == W->r;
+}
+
+static int valat(Back *, int32_t r, uint32_t i, int w, int depth,
+	long *v);
+
+/* The value of a in warp w just before statement i. */
+static int
+valof(Back *W, int32_t a, uint32_t i, int w, int depth, long *v)
+{
+	if (W->K->val[a]) {
+		*v = W->K->val[a][w];
+		return 0;
+	}
+	return depth < 4 ? valat(W, a, i, w, depth + 1, v) : -1;
+}
+
+/* The value statement j writes into r in warp w: a constant, a copy or
+ * broadcast, or arithmetic with a constant on a followed value. */
+static int
+evaldef(Back *W, uint32_t j, int32_t r, int w, int depth, long *v)
+{
+	Stmt *s = &W->f->stmt[j];
+	Opnd *o = s->nop ? &s->opd[0] : 0;
+	int ok;
+
+	if (s->kind != Sins || s->guard || s->nop < 2)
+		return -1;
+	if (o->kind == Ppair && s->op == Oshfl && o->nsub == 2)
+		o = &o->sub[0];
+	if (!isreg(o) || o->reg != r)
+		return -1;
+	Opnd *a = &s->opd[1];
+	if (s->op == Omov && s->nop == 2) {
+		long x = imm(a, &ok);
+		int uns = 0, bits = width(s, &uns);
+		if (ok && bits) {
+			*v = typed(x, bits, uns);
+			return 0;
+		}
+	}
+	if (!isreg(a))
+		return -1;
+	if ((s->op == Omov && s->nop == 2) || (s->op == Oshfl
+	&& hasmod(s, ".idx")))
+		return valof(W, a->reg, j, w, depth, v);
+	long k = s->nop == 3 ? imm(&s->opd[2], &ok) : (ok = 0);
+	long x;
+	if (!ok || valof(W, a->reg, j, w, depth, &x))
+		return -1;
+	long *one = xmalloc(W->K->nw * sizeof *one);
+	for (int q = 0; q < W->K->nw; q++)
+		one[q] = x;
+	long *d = arith(W->K, s, one, k);
+	free(one);
+	if (!d)
+		return -1;
+	*v = d[w];
+	free(d);
 	return 0;
+}
+
+/* One step of valat's walk back: q, a predecessor of the statement
+ * being walked from, is a write of W->r (its value joins *have, *val)
+ * or is walked from in turn.  -1 when the write is not followed or
+ * gives another value. */
+static int
+back(Back *W, uint32_t q, int w, int depth, uint8_t *seen,
+	uint32_t *stack, uint32_t *sp, int *have, long *val)
+{
+	long x;
+
+	if (seen[q])
+		return 0;
+	seen[q] = 1;
+	W->hit = 0;
+	vwrites(&W->f->stmt[q], hitreg, W);
+	if (!W->hit) {
+		stack[(*sp)++] = q;
+		return 0;
+	}
+	if (evaldef(W, q, W->r, w, depth, &x) || (*have && x != *val))
+		return -1;
+	*have = 1, *val = x;
+	return 0;
+}
+
+/* The value of register r in warp w just before statement i, when every
+ * write of it that reaches i along the edges w may take gives the same;
+ * -1 when one does not, or a path from the entry writes none. */
+static int
+valat(Back *W, int32_t r, uint32_t i, int w, int depth, long *v)
+{
+	Flow *F = W->F;
+	uint32_t n = W->f->nstmt, *stack = xmalloc((n + 1) * sizeof *stack),
+		sp = 0;
+	uint8_t *seen = calloc(n + 1, 1);
+	Set bit = (Set)1 << w;
+	int32_t saved = W->r;
+	int have = 0, rc = 0;
+	long val = 0;
+
+	/* i itself is not seen: a walk that comes back round to it has
+	 * passed an earlier run of it, whose write counts */
+	W->r = r;
+	stack[sp++] = i;
+	while (sp && !rc) {
+		uint32_t c = stack[--sp];
+		if (c == 0) {
+			rc = -1;        /* from the entry, unwritten */
+			break;
+		}
+		if (F->fall[c - 1] & bit)
+			rc = back(W, c - 1, w, depth, seen, stack, &sp, &have,
+				&val);
+		for (uint32_t e = F->into0[c]; e < F->into0[c + 1] && !rc; e++)
+			if (F->go[F->into[e]] & bit)
+				rc = back(W, F->into[e], w, depth, seen, stack,
+					&sp, &have, &val);
+	}
+	W->r = saved;
+	free(stack);
+	free(seen);
+	if (rc || !have)
+		return -1;
+	*v = val;
+	return 0;
+}
+
+/* Predicates set by comparing such a register with a constant, warp by
+ * warp where the walk finds its value; not.pred of a known one.
+ * Returns whether anything new is known. */
+static int
+learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
+{
+	Back W = {f, K, F, ndef, -1, 0};
+	int changed = 0, ok;
+
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->guard || s->nop != 3
+		|| !isreg(&s->opd[0]) || ndef[s->opd[0].reg] != 1)
+			continue;
+		int32_t d = s->opd[0].reg;
+		if (s->op != Osetp || !isreg(&s->opd[1])
+		|| K->val[s->opd[1].reg])
+			continue;
+		long k = imm(&s->opd[2], &ok);
+		Set todo = F->at[i] & ~K->pk[d];
+		for (int w = 0; ok && w < K->nw; w++) {
+			long x, *one;
+			Set t;
+			if (!(todo >> w & 1)
+			|| valat(&W, s->opd[1].reg, i, w, 0, &x))
+				continue;
+			one = xmalloc(K->nw * sizeof *one);
+			for (int q = 0; q < K->nw; q++)
+				one[q] = x;
+			int bad = compare(K, s, one, k, &t);
+			free(one);
+			if (bad)
+				break;
+			K->pk[d] |= (Set)1 << w;
+			K->pred[d] |= t & ((Set)1 << w);
+			changed = 1;
+		}
+	}
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind == Sins && s->op == Onot && s->nop == 2
+		&& !s->guard && isreg(&s->opd[0]) && isreg(&s->opd[1])
+		&& ndef[s->opd[0].reg] == 1) {
+			int32_t d = s->opd[0].reg, a = s->opd[1].reg;
+			Set kn = K->pk[a] & ~K->pk[d];
+			if (!kn)
+				continue;
+			K->pk[d] |= kn;
+			K->pred[d] = (K->pred[d] & ~kn) | (~K->pred[a] & kn);
+			changed = 1;
+		}
+	}
+	return changed;
 }
 
 /* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
@@ -386,22 +648,16 @@ budgetfit(Func *f, const int *vals, Buf *why)
 		return -1;
 	}
 	uint32_t *ndef = calloc(n, sizeof *ndef);
-	Set *at = calloc(f->nstmt + 1, sizeof *at);
+	uint32_t ns = f->nstmt + 1;
+	Flow F = {calloc(ns, sizeof(Set)), calloc(ns, sizeof(Set)),
+		calloc(ns, sizeof(Set)), 0, 0, 0};
+	Set *at = F.at;
 	Kn K = {calloc(n, sizeof(long *)), calloc(n, 1),
-		calloc(n, sizeof(Set)), calloc(n, 1), (int)nw, calloc(n, 1)};
+		calloc(n, sizeof(Set)), calloc(n, sizeof(Set)), (int)nw,
+		calloc(n, 1)};
 	defcount(f, ndef, K.same);
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		learn(&K, &f->stmt[i], ndef);
-	/* not.pred of a known predicate is known too */
-	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind == Sins && s->op == Onot && s->nop == 2
-		&& isreg(&s->opd[0]) && isreg(&s->opd[1])
-		&& ndef[s->opd[0].reg] == 1 && K.pk[s->opd[1].reg]) {
-			K.pred[s->opd[0].reg] = ~K.pred[s->opd[1].reg];
-			K.pk[s->opd[0].reg] = 1;
-		}
-	}
 	long entry = 65536 / (threads * k[0]) / 8 * 8, budget[Maxwarp];
 	for (int w = 0; w < nw; w++)
 		budget[w] = -1;
@@ -410,9 +666,17 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	long mx[3];
 	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < entry)
 		entry = mx[0] / 8 * 8;
-	if (flow(f, &K, at, (int)nw)) {
+	if (targets(f, &F)) {
 		bprintf(why, "%s: a branch this cannot follow\n", f->name);
 		rc = -1;
+	}
+	/* what the paths tell of the predicates narrows the paths: to a
+	 * fixed point (each round knows more; what a wider round knew
+	 * stays true on a narrower one) */
+	for (int round = 0; !rc && round < 64; round++) {
+		flow(f, &K, &F, (int)nw);
+		if (!learnpaths(f, &K, &F, ndef))
+			break;
 	}
 	for (uint32_t i = 0, site = 0; !rc && i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
@@ -451,6 +715,11 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	free(K.pk);
 	free(K.same);
 	free(ndef);
-	free(at);
+	free(F.at);
+	free(F.go);
+	free(F.fall);
+	free(F.tgt);
+	free(F.into0);
+	free(F.into);
 	return rc;
 }
