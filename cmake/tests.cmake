@@ -141,6 +141,10 @@ set_tests_properties(optfallback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME optshare COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optshare.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optshare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The budget round: ptxas judges setmaxnreg counts; what it takes fits.
+add_test(NAME optbudround COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudround.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optbudround PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Forced pipelines on our kernels must assemble (the H200's finding).
 add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

@@ -673,6 +673,7 @@ void bflush(Buf *);
 void bputs(Buf *, const char *);
 void bprintf(Buf *, const char *, ...);
 void emitlossless(Buf *, Module *);
+void emitkernel(Buf *, Module *, Str name);
 void emitcanon(Buf *, Module *);
 void printstmt(Buf *, Func *, Stmt *);
 void printitem(Buf *, Item *);
@@ -846,6 +847,16 @@ void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);
 
 /* ---- vbudget.c ---- */
 int budgetfit(Func *, const int *vals, Buf *why);
+/* vbudget.c: the warps each setmaxnreg may reach, for many count vectors */
+enum { Maxroles = 64 };
+typedef struct Roles {
+	int nsite, nw;
+	long entry, cap;       /* a warp's count at launch; the CTA's pool */
+	uint64_t reach[Maxroles];      /* per setmaxnreg, the warps */
+	uint32_t line[Maxroles];
+} Roles;
+int budgetroles(Func *, Roles *, Buf *why);
+long budgetneed(const Roles *, const int *vals);
 
 /* ---- vcopy.c ---- */
 uint32_t *vtally(Func *);

@@ -397,8 +397,20 @@ losslessfunc(Buf *b, Module *m, Func *f)
 void
 emitlossless(Buf *b, Module *m)
 {
+	emitkernel(b, m, 0);
+}
+
+/* emitlossless, with every kernel but the one named left out (the
+ * search's budget round asks ptxas of one kernel alone); all of them
+ * when name is 0. */
+void
+emitkernel(Buf *b, Module *m, Str name)
+{
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Item *it = &m->item[i];
+		if (name && it->kind == Ifunc && it->fn->entry && it->fn->body
+		&& strcmp(it->fn->name, name))
+			continue;
 		bspan(b, m, it->lead);
 		if (it->dirty)
 			printitem(b, it);

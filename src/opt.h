@@ -9,7 +9,7 @@
 enum { Maxpass = 24 };
 
 typedef struct Pass {
-	char name[40];
+	char name[80];
 	int moves;          /* the moves pass, not a scheduler */
 	int budget;         /* the budget pass: its step, 0 if not; -1:
 	                     * budget=V1/V2/...: the counts set[0..nset) */
@@ -31,12 +31,12 @@ typedef struct Pass {
 typedef struct Pipe {
 	Pass p[Maxpass];
 	int n;
-	char text[256];
+	char text[384];
 	int parent;         /* a pick with pin=loop or pin=loopall after
 	                     * it: the pick's variant (refinements), else 0 */
 	int from;           /* refinements: 1 + the variant of the pick it
 	                     * perturbs or extends, else 0 */
-	char add[24];       /* the pass word withpass put after that pick,
+	char add[80];       /* the pass word withpass put after that pick,
 	                     * "" for a perturbation */
 } Pipe;
 
@@ -98,6 +98,15 @@ typedef struct Kern {
 /* pipe.c */
 int pipeparse(const char *text, uint64_t seed, Pipe *pp);
 uint32_t runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only);
+
+/* search.c */
+int writetmp(const char *path, const char *t, size_t n);
+int withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out);
+
+/* budround.c */
+int budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
+	Var *var, Pipe *v, int nv, int room, const char *dir,
+	const char *ptxas, int maj, int min);
 
 /* rank.c */
 void cubinpath(const Var *v, char *c, size_t cap);

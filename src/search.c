@@ -24,7 +24,7 @@ forptxas(Module *m, int maj, int min, size_t *n)
 	return t;
 }
 
-static int
+int
 writetmp(const char *path, const char *t, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -465,12 +465,12 @@ sassround(Optreq *o, Module *orig, Var *var, int i0, int i1)
 /* Pick p with the pass word w after it, its seed's suffix (@N) kept
  * last, into *out (parent 0).  Returns 0, or -1 where it does not fit
  * or w does not parse. */
-static int
+int
 withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out)
 {
 	const char *at = strchr(p->text, '@');
 	int len = at ? (int)(at - p->text) : (int)strlen(p->text);
-	char text[384];
+	char text[512];
 	Pipe sm;
 
 	if (p->n == Maxpass || pipeparse(w, o->seed, &sm))
@@ -561,7 +561,7 @@ refinements(Optreq *o, const Kern *k, int nk, const Pipe *all, Pipe *v,
 	max = per * nf > Maxvar ? Maxvar : per * nf;
 	for (int r = 0; nf && n < max && r < 4 * max; r++) {
 		const Pipe *p = from[r % nf];
-		char text[384], base[256];
+		char text[384], base[384];
 		/* the seed's suffix (@N) of a perturbed pick is no pass */
 		snprintf(base, sizeof base, "%s", p->text);
 		base[strcspn(base, "@")] = 0;
@@ -908,6 +908,18 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 			nv += c;
 			nk = rankall(o, orig, var, nv, k);
 		}
+	}
+	/* with a refining round, the budget round: each warp-specialized
+	 * kernel that still spills, its setmaxnreg counts judged by ptxas
+	 * (budround.c) */
+	if (o->budgets && rf > 0 && !o->pipe) {
+		int b = budgetround(o, src, n, k, nk, var, v, nv,
+			2 * Maxvar - nv, dir, ptxas, maj, min);
+		if (b && nd)
+			sassround(o, orig, var, nv, nv + b);
+		nv += b;
+		if (b)
+			nk = rankall(o, orig, var, nv, k);
 	}
 	for (int i = 0; o->variants && o->log && i < nk; i++)
 		listvariants(o, k[i].name, var, nv);

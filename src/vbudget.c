@@ -626,10 +626,12 @@ learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
 	return changed;
 }
 
-/* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
- * written).  0 when they fit; -1 with the reason in why. */
+/* Which warps may reach each setmaxnreg of f, and what the CTA holds:
+ * the arithmetic of budgetfit apart from the counts, so that the
+ * search's budget round weighs many count vectors on one analysis.
+ * 0, or -1 with the reason in why. */
 int
-budgetfit(Func *f, const int *vals, Buf *why)
+budgetroles(Func *f, Roles *R, Buf *why)
 {
 	long t[3], k[3] = {1, 1, 1};
 	uint32_t n = f->nreg ? f->nreg : 1;
@@ -651,21 +653,23 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	uint32_t ns = f->nstmt + 1;
 	Flow F = {calloc(ns, sizeof(Set)), calloc(ns, sizeof(Set)),
 		calloc(ns, sizeof(Set)), 0, 0, 0};
-	Set *at = F.at;
 	Kn K = {calloc(n, sizeof(long *)), calloc(n, 1),
 		calloc(n, sizeof(Set)), calloc(n, sizeof(Set)), (int)nw,
 		calloc(n, 1)};
 	defcount(f, ndef, K.same);
 	for (uint32_t i = 0; i < f->nstmt; i++)
 		learn(&K, &f->stmt[i], ndef);
-	long entry = 65536 / (threads * k[0]) / 8 * 8, budget[Maxwarp];
-	for (int w = 0; w < nw; w++)
-		budget[w] = -1;
-	if (entry > 255)
-		entry = 255;
+	R->nw = (int)nw;
+	R->entry = 65536 / (threads * k[0]) / 8 * 8;
+	if (R->entry > 255)
+		R->entry = 255;
 	long mx[3];
-	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < entry)
-		entry = mx[0] / 8 * 8;
+	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < R->entry)
+		R->entry = mx[0] / 8 * 8;
+	/* the CTA's pool: what its warps were launched with */
+	R->cap = 65536 / k[0];
+	if (32 * nw * R->entry < R->cap)
+		R->cap = 32 * nw * R->entry;
 	if (targets(f, &F)) {
 		bprintf(why, "%s: a branch this cannot follow\n", f->name);
 		rc = -1;
@@ -678,34 +682,19 @@ budgetfit(Func *f, const int *vals, Buf *why)
 		if (!learnpaths(f, &K, &F, ndef))
 			break;
 	}
-	for (uint32_t i = 0, site = 0; !rc && i < f->nstmt; i++) {
+	R->nsite = 0;
+	for (uint32_t i = 0; !rc && i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Osetmaxnreg)
 			continue;
-		int ok;
-		long v = vals ? vals[site] : imm(&s->opd[0], &ok);
-		site++;
-		if (v % 8 || v < 24 || v > 256) {
-			bprintf(why, "%s: line %u: setmaxnreg %ld is not a "
-				"multiple of 8 in [24, 256]\n", f->name,
-				s->pos.line, v);
+		if (R->nsite == Maxroles) {
+			bprintf(why, "%s: more than %d setmaxnreg\n", f->name,
+				Maxroles);
 			rc = -1;
+			break;
 		}
-		for (int w = 0; w < nw; w++)
-			if ((at[i] >> w & 1) && v > budget[w])
-				budget[w] = v;
-	}
-	/* the CTA's pool: what its warps were launched with */
-	long sum = 0, cap = 65536 / k[0];
-	if (32 * nw * entry < cap)
-		cap = 32 * nw * entry;
-	for (int w = 0; w < nw; w++)
-		sum += 32 * (budget[w] < 0 ? entry : budget[w]);
-	if (!rc && sum > cap) {
-		bprintf(why, "%s: budgets need %ld registers, the CTA holds "
-			"%ld: setmaxnreg.inc would wait forever\n", f->name, sum,
-			cap);
-		rc = -1;
+		R->line[R->nsite] = s->pos.line;
+		R->reach[R->nsite++] = F.at[i];
 	}
 	for (uint32_t r = 0; r < n; r++)
 		free(K.val[r]);
@@ -721,5 +710,55 @@ budgetfit(Func *f, const int *vals, Buf *why)
 	free(F.tgt);
 	free(F.into0);
 	free(F.into);
+	return rc;
+}
+
+/* The registers the warps of R hold with counts vals: each warp at the
+ * largest count it may reach (a warp that reaches none keeps what it
+ * was launched with). */
+long
+budgetneed(const Roles *R, const int *vals)
+{
+	long sum = 0;
+
+	for (int w = 0; w < R->nw; w++) {
+		long b = -1;
+		for (int s = 0; s < R->nsite; s++)
+			if ((R->reach[s] >> w & 1) && vals[s] > b)
+				b = vals[s];
+		sum += 32 * (b < 0 ? R->entry : b);
+	}
+	return sum;
+}
+
+/* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
+ * written).  0 when they fit; -1 with the reason in why. */
+int
+budgetfit(Func *f, const int *vals, Buf *why)
+{
+	Roles R;
+	int v[Maxroles], rc = budgetroles(f, &R, why);
+
+	for (uint32_t i = 0, k = 0; !rc && i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Osetmaxnreg)
+			continue;
+		int ok;
+		long x = vals ? vals[k] : imm(&s->opd[0], &ok);
+		if (x % 8 || x < 24 || x > 256) {
+			bprintf(why, "%s: line %u: setmaxnreg %ld is not a "
+				"multiple of 8 in [24, 256]\n", f->name,
+				s->pos.line, x);
+			rc = -1;
+		}
+		v[k++] = (int)x;
+	}
+	long sum = rc ? 0 : budgetneed(&R, v);
+	if (!rc && sum > R.cap) {
+		bprintf(why, "%s: budgets need %ld registers, the CTA holds "
+			"%ld: setmaxnreg.inc would wait forever\n", f->name, sum,
+			R.cap);
+		rc = -1;
+	}
 	return rc;
 }

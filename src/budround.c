@@ -1,0 +1,348 @@
+/* budround.c: the budget round.  Where a warp-specialized kernel
+ * still spills after the search's other rounds, ptxas judges its
+ * setmaxnreg counts, the kernel alone in a file of its own (a twenty-
+ * sixth of CUTLASS 77's MLA forward file: ptxas takes a second, not
+ * half a minute).
+ *
+ * The pressure model cannot say who needs registers: on that file's
+ * kernel #22 it puts an auxiliary load warp at 19, and ptxas spills
+ * there at 48; raising it to 64, the correction warps 96 -> 112 and
+ * lowering the softmax warps 184 -> 176 took the kernel from 148 bytes
+ * of spill to 0 (by hand, bench/RESULTS.md, thirty-ninth session).  So
+ * each step asks ptxas: every count 8 up and 8 down alone (probes:
+ * most do not fit the CTA's pool and are never taken), then a few
+ * vectors that raise the counts whose probe spilled less and take what
+ * that costs from the counts whose probe hurt least, each proven to fit
+ * (budgetneed, the validator's own arithmetic).  The best becomes the
+ * base of the next step while it spills less, Bsteps at most.
+ *
+ * needs:  the search's picks (k[].best) and figures; vbudget.c's roles
+ * breaks: nothing; what it adds is one variant per kernel it improved,
+ *         its pick with budget=V1/V2/... after it, figures from the
+ *         kernel's own file
+ * paper:  none; the CTA's register pool is the PTX ISA's setmaxnreg. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "all.h"
+#include "opt.h"
+
+enum { Bmax = 16, Bsteps = 3, Bcand = 5, Bdown = 16 };
+
+typedef struct Bk {
+	int ki;                 /* the kernel, in k[] */
+	Module *m;              /* its pick alone in a file, parsed */
+	char *text;             /* that file (m's spans point into it) */
+	Func *f;
+	Stmt *s[Bmax];          /* its setmaxnreg */
+	int n;
+	Roles R;
+	int base[Bmax];         /* the best counts so far, */
+	Fig fb;                 /* their figures */
+	int moved;              /* base is not the pick's own */
+	Var keep;               /* base's run, when moved */
+	int live;
+} Bk;
+
+typedef struct Bv {             /* a vector to ask ptxas about */
+	int b, w[Bmax];
+	int probe;              /* up or down: need not fit */
+} Bv;
+
+/* The kernel's pick alone in a file, parsed (fixed up for ptxas), its
+ * setmaxnreg found and its roles followed; -1 where any of it fails. */
+static int
+isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
+	int maj, int min, Bk *B)
+{
+	Diag d = {0};
+	Buf b = {0}, why = {0};
+	size_t tn;
+	int changed;
+
+	d.quiet = 1;
+	Module *m = parse(o->in, src, n, &d);
+	runpipe(m, (Pipe *)p, &o->sc, kname);
+	emitkernel(&b, m, kname);
+	afree(m->a);
+	char *t = ptxfixup(b.p ? b.p : "", b.n, maj, min, &tn, &changed);
+	free(b.p);
+	Diag d2 = {0};
+	d2.quiet = 1;
+	B->m = parse(o->in, t, tn, &d2);
+	B->text = t;
+	Func *f = 0;
+	for (uint32_t i = 0; i < B->m->nitem; i++)
+		if (B->m->item[i].kind == Ifunc && B->m->item[i].fn->body
+		&& !strcmp(B->m->item[i].fn->name, kname))
+			f = B->m->item[i].fn;
+	B->n = 0;
+	for (uint32_t i = 0; f && i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || s->op != Osetmaxnreg)
+			continue;
+		if (B->n == Bmax || !s->nop || s->opd[0].kind != Pint) {
+			f = 0;
+			break;
+		}
+		B->s[B->n] = s;
+		B->base[B->n++] = atoi(s->opd[0].s);
+	}
+	B->f = f;
+	int rc = !f || B->m->nerr || B->n < 2 || budgetroles(f, &B->R, &why)
+		|| B->R.nsite != B->n || budgetneed(&B->R, B->base) > B->R.cap
+		? -1 : 0;
+	free(why.p);
+	return rc;
+}
+
+/* Writes B's kernel with counts w for ptxas into path. */
+static void
+writecounts(Bk *B, const int *w, const char *path)
+{
+	Buf b = {0};
+
+	for (int s = 0; s < B->n; s++) {
+		char num[16];
+		snprintf(num, sizeof num, "%d", w[s]);
+		B->s[s]->opd[0].s = interns(num);
+		B->s[s]->dirty = 1;
+	}
+	emitlossless(&b, B->m);
+	writetmp(path, b.p ? b.p : "", b.n);
+	free(b.p);
+}
+
+/* ptxas on vectors bv[0..nb), into sv[0..nb) (each kernel's own name
+ * is what its figures are read by). */
+static void
+ask(Optreq *o, Bk *B, Bv *bv, int nb, Var *sv, const char *dir,
+	const char *ptxas, int *seq)
+{
+	for (int j = 0; j < nb; j++) {
+		sv[j] = (Var){0};
+		snprintf(sv[j].path, sizeof sv[j].path, "%s/b%d.ptx", dir,
+			(*seq)++);
+		writecounts(&B[bv[j].b], bv[j].w, sv[j].path);
+	}
+	Pool pool = {sv, nb, 0, ptxas, o->arch, o->args, o->nvdisasm, 0,
+		PTHREAD_MUTEX_INITIALIZER};
+	runall(&pool, o->jobs);
+}
+
+static void
+drop(Optreq *o, Var *v)
+{
+	char c[4200];
+
+	cubinpath(v, c, sizeof c);
+	unlink(v->path);
+	if (o->nvdisasm)
+		unlink(c);
+	ptxasfree(&v->res);
+}
+
+/* From B's base with up[0..nu) raised by by[], the counts lowered
+ * where the down probes hurt least (hurt[]: their spill) until they fit
+ * the pool: Bdown at most below base each.  0, or -1 where they cannot
+ * fit. */
+static int
+fitted(Bk *B, const int *up, const int *by, int nu, const long *hurt,
+	int *w)
+{
+	uint8_t fixed[Bmax] = {0};
+
+	memcpy(w, B->base, sizeof B->base);
+	for (int u = 0; u < nu; u++) {
+		w[up[u]] += by[u];
+		fixed[up[u]] = 1;
+		if (w[up[u]] > 256)
+			return -1;
+	}
+	while (budgetneed(&B->R, w) > B->R.cap) {
+		int d = -1;
+		for (int s = 0; s < B->n; s++)
+			if (!fixed[s] && w[s] - 8 >= 24
+			&& B->base[s] - (w[s] - 8) <= Bdown
+			&& (d < 0 || hurt[s] < hurt[d]))
+				d = s;
+		if (d < 0)
+			return -1;
+		w[d] -= 8;
+	}
+	return 0;
+}
+
+/* The step's candidates for B from its probes (spill up[s], down[s]
+ * with each count alone 8 up or down; -1 not asked): every count whose
+ * probe spilled less raised by 8, the best alone by 8 and by 16, the
+ * best two, the best three; each fitted.  Returns how many, into c. */
+static int
+candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
+{
+	int order[Bmax], nn = 0, n = 0;
+	long hurt[Bmax];
+
+	for (int s = 0; s < B->n; s++) {
+		hurt[s] = down[s] < 0 ? 1L << 40 : down[s];
+		if (up[s] >= 0 && up[s] < B->fb.spill) {
+			int at = nn++;
+			while (at > 0 && up[order[at - 1]] > up[s])
+				order[at] = order[at - 1], at--;
+			order[at] = s;
+		}
+	}
+	static const int eight[Bmax] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+		8, 8, 8, 8}, sixteen[1] = {16};
+	struct { const int *by; int nu; } want[Bcand] = {
+		{eight, nn}, {eight, 1}, {sixteen, 1}, {eight, 2}, {eight, 3}};
+	for (int q = 0; q < Bcand; q++) {
+		if (want[q].nu > nn || !want[q].nu || (q >= 3 && want[q].nu
+		== nn))
+			continue;
+		Bv *x = &c[n];
+		x->b = bi, x->probe = 0;
+		Buf why = {0};
+		int bad = fitted(B, order, want[q].by, want[q].nu, hurt, x->w)
+			|| budgetfit(B->f, x->w, &why);     /* what budgetset asks */
+		free(why.p);
+		if (bad)
+			continue;
+		int seen = !memcmp(x->w, B->base, sizeof x->w);
+		for (int j = 0; j < n && !seen; j++)
+			seen = !memcmp(c[j].w, x->w, sizeof x->w);
+		n += !seen;
+	}
+	return n;
+}
+
+/* Appends to v[nv..] and var[nv..] (room at most) each kernel's
+ * counts that ptxas answers with less spill than its pick; returns how
+ * many. */
+int
+budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
+	Var *var, Pipe *v, int nv, int room, const char *dir,
+	const char *ptxas, int maj, int min)
+{
+	Bk *B = calloc((size_t)(nk ? nk : 1), sizeof *B);
+	int nb = 0, seq = 0, added = 0;
+
+	for (int i = 0; i < nk; i++) {
+		if (k[i].after.spill <= 0 || !k[i].after.ok)
+			continue;
+		B[nb].ki = i;
+		if (isolate(o, src, n, &v[k[i].best], k[i].name, maj, min,
+		&B[nb])) {
+			if (B[nb].m)
+				afree(B[nb].m->a);
+			free(B[nb].text);
+			continue;
+		}
+		B[nb].live = 1;
+		nb++;
+	}
+	/* the picks alone first: a kernel whose figures alone are not its
+	 * figures in the file is left as it is */
+	Bv *bv = calloc((size_t)(nb ? nb : 1) * (2 * Bmax + Bcand), sizeof *bv);
+	Var *sv = calloc((size_t)(nb ? nb : 1) * (2 * Bmax + Bcand), sizeof *sv);
+	for (int b = 0; b < nb; b++) {
+		bv[b].b = b;
+		memcpy(bv[b].w, B[b].base, sizeof bv[b].w);
+	}
+	ask(o, B, bv, nb, sv, dir, ptxas, &seq);
+	for (int b = 0; b < nb; b++) {
+		Fig g = figure(&sv[b], k[B[b].ki].name), a = k[B[b].ki].after;
+		B[b].fb = g;
+		B[b].live = g.ok && g.spill == a.spill && g.stack == a.stack
+			&& g.regs == a.regs;
+		drop(o, &sv[b]);
+	}
+	for (int step = 0; step < Bsteps; step++) {
+		int q = 0;
+		for (int b = 0; b < nb; b++)
+			for (int s = 0; B[b].live && s < B[b].n; s++)
+				for (int d = 8; d >= -8; d -= 16) {
+					int x = B[b].base[s] + d;
+					if (x < 24 || x > 256)
+						continue;
+					bv[q].b = b, bv[q].probe = d;
+					memcpy(bv[q].w, B[b].base, sizeof bv[q].w);
+					bv[q++].w[s] = x;
+				}
+		if (!q)
+			break;
+		ask(o, B, bv, q, sv, dir, ptxas, &seq);
+		int nc = 0;
+		Bv *cv = bv + q;
+		for (int b = 0; b < nb; b++) {
+			long up[Bmax], down[Bmax];
+			for (int s = 0; s < Bmax; s++)
+				up[s] = down[s] = -1;
+			for (int j = 0; j < q; j++) {
+				Fig g = figure(&sv[j], k[B[b].ki].name);
+				int s = 0;
+				if (bv[j].b != b || !g.ok)
+					continue;
+				while (s < B[b].n && bv[j].w[s] == B[b].base[s])
+					s++;
+				if (s < B[b].n)
+					*(bv[j].probe > 0 ? &up[s] : &down[s])
+						= g.spill;
+			}
+			if (B[b].live)
+				nc += candidates(&B[b], up, down, cv + nc, b);
+		}
+		for (int j = 0; j < q; j++)
+			drop(o, &sv[j]);
+		if (!nc)
+			break;
+		ask(o, B, cv, nc, sv, dir, ptxas, &seq);
+		for (int b = 0; b < nb; b++) {
+			int bj = -1;
+			Fig bf = B[b].fb;
+			for (int j = 0; j < nc; j++) {
+				Fig g = figure(&sv[j], k[B[b].ki].name);
+				if (cv[j].b == b && g.ok && g.spill < bf.spill
+				&& better(g, bf, o->unserial))
+					bj = j, bf = g;
+			}
+			if (bj < 0) {
+				B[b].live = 0;
+				continue;
+			}
+			if (B[b].moved)
+				drop(o, &B[b].keep);
+			B[b].keep = sv[bj];
+			sv[bj] = (Var){0};
+			B[b].moved = 1;
+			B[b].fb = bf;
+			memcpy(B[b].base, cv[bj].w, sizeof B[b].base);
+			B[b].live = bf.spill > 0;
+		}
+		for (int j = 0; j < nc; j++)
+			if (sv[j].path[0])
+				drop(o, &sv[j]);
+	}
+	for (int b = 0; b < nb; b++) {
+		Kern *x = &k[B[b].ki];
+		char w[96];
+		int at = 0;
+		at += snprintf(w, sizeof w, "budget=");
+		for (int s = 0; s < B[b].n && at < (int)sizeof w; s++)
+			at += snprintf(w + at, sizeof w - at, "%s%d", s ? "/"
+				: "", B[b].base[s]);
+		if (B[b].moved && added < room && at < (int)sizeof w
+		&& !withpass(o, &v[x->best], w, &v[nv + added])) {
+			var[nv + added] = B[b].keep;
+			var[nv + added].pipe = v[nv + added];
+			added++;
+		} else if (B[b].moved)
+			drop(o, &B[b].keep);
+		afree(B[b].m->a);
+		free(B[b].text);
+	}
+	free(bv);
+	free(sv);
+	free(B);
+	return added;
+}
