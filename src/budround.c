@@ -62,7 +62,9 @@ isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
 
 	d.quiet = 1;
 	Module *m = parse(o->in, src, n, &d);
-	runpipe(m, (Pipe *)p, &o->sc, kname);
+	Scope sc = o->sc;
+	sc.explain = 0;         /* said when the pick itself ran */
+	runpipe(m, (Pipe *)p, &sc, kname);
 	emitkernel(&b, m, kname);
 	afree(m->a);
 	char *t = ptxfixup(b.p ? b.p : "", b.n, maj, min, &tn, &changed);

@@ -11,10 +11,8 @@
 # usage: optbudround.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/tests/opt/wsbudround.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 bad=0
 "$px" opt "$in" --tries 2 --refine 1 -j 2 -o "$tmp/o1.ptx" >"$tmp/log1" 2>&1 \
 	|| { cat "$tmp/log1"; exit 1; }

@@ -16,10 +16,8 @@
 # usage: optdup.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/tests/opt/pin-dup-loop.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/ptxas" <<'EOS'
 #!/bin/sh
 # ptxas, with each function's spill (and stack frame) made up

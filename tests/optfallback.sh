@@ -10,11 +10,9 @@
 # usage: optfallback.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 k=fmha_fwd_f16_d256_m64_n128
 in=$top/corpus/fmha_sm90a.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 run() {         # run LOG OUT [ENV...]
 	log=$1 out=$2; shift 2
 	env "$@" "$px" opt "$in" --kernel $k --tries 6 -j 2 --variants \

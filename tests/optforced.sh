@@ -6,10 +6,8 @@
 # usage: optforced.sh PTXPRESS PTXASV TOPDIR
 set -u
 px=$1 pv=$2 top=$3
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/corpus/fmha_sm90a.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 for ps in mix@4 wgsplit,remat=loop,sched=bu-rand@1 \
 	wgsplit,remat=loop,sched=bu-rand@2 remat=loop,sched=td-rand,sink@3 \

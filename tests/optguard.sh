@@ -19,9 +19,7 @@
 # usage: optguard.sh PTXPRESS PTXPRESS-PTXAS TOPDIR
 set -u
 px=$1 drop=$2 top=$3
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/needptxas.sh"
 fail=0
 no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
 in=$top/corpus/fmha_sm90a.ptx k=fmha_fwd_f16_d256_m64_n128

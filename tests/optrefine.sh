@@ -10,10 +10,8 @@
 # usage: optrefine.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 k=fmha_fwd_f16_d256_m64_n128
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 # our d256 kernel, held to 192 registers so that it still spills
 in=$tmp/in.ptx
 sh "$top/tests/d256cap.sh" "$top" "$in" || exit 1

@@ -12,10 +12,8 @@
 # usage: optseed.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/corpus/fmha_sm90a.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/ptxas" <<'EOS'
 #!/bin/sh
 # ptxas, with each function's spill made up: its registers, or 256

@@ -12,11 +12,9 @@
 # usage: optserial.sh PTXPRESS PTXPRESS-PTXAS TOPDIR
 set -u
 px=$1 drop=$2 top=$3
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/../shared/corpus/triton/probe_fa_d128_m128_n128_w4_fp16_full_sm90a.ptx
 [ -f "$in" ] || { echo "no ../shared corpus; skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 no() { echo "FAIL $1"; shift; for f; do sed 's/^/  | /' "$f"; done; fail=1; }
 

@@ -10,10 +10,8 @@
 # usage: optshare.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 in=$top/corpus/fmha_sm90a.ptx
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 note="a variant changed the input's parse"
 bad=0
 "$px" opt "$in" --tries 6 -j 2 -o "$tmp/o1.ptx" >"$tmp/log1" 2>&1 \

@@ -10,10 +10,8 @@
 # usage: optvariants.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
-command -v ptxas >/dev/null 2>&1 || { echo "no ptxas; skipped"; exit 77; }
+. "$top/tests/needptxas.sh"
 k=fmha_fwd_f16_d256_m64_n128
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 "$px" opt "$top/corpus/fmha_sm90a.ptx" --kernel $k --tries 6 --refine 0 -j 2 \
 	--variants -o "$tmp/o.ptx" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 awk -v k=$k '
