@@ -121,8 +121,10 @@ arith(Kn *K, Stmt *s, long *a, long k)
 	if (!bits || (bits == 64 && uns && (s->op == Oshr || s->op == Odiv
 	|| k < 0)) || (shift && (k < 0 || k >= bits)))
 		return 0;
-	long *v = malloc(K->nw * sizeof *v);
 	k = shift ? k : typed(k, bits, uns);
+	if (s->op == Odiv && (k == 0 || (k == -1 && !uns)))
+		return 0;       /* unspecified, or past the type's range */
+	long *v = malloc(K->nw * sizeof *v);
 	for (int w = 0; w < K->nw; w++) {
 		long x = typed(a ? a[w] : w, bits, uns);
 		switch (s->op) {
@@ -137,7 +139,7 @@ arith(Kn *K, Stmt *s, long *a, long k)
 			break;
 		case Omul: v[w] = (long)((unsigned long)x * (unsigned long)k);
 			break;
-		case Odiv: v[w] = k ? x / k : 0; break;
+		case Odiv: v[w] = x / k; break;
 		default: free(v); return 0;
 		}
 		v[w] = typed(v[w], bits, uns);
