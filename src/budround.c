@@ -9,11 +9,13 @@
  * there at 48; raising it to 64, the correction warps 96 -> 112 and
  * lowering the softmax warps 184 -> 176 took the kernel from 148 bytes
  * of spill to 0 (by hand, bench/RESULTS.md, thirty-ninth session).  So
- * each step asks ptxas: every count 8 up and 8 down alone (probes:
- * most do not fit the CTA's pool and are never taken), then a few
- * vectors that raise the counts whose probe spilled less and take what
- * that costs from the counts whose probe hurt least, each proven to fit
- * (budgetneed, the validator's own arithmetic).  The best becomes the
+ * each step asks ptxas: each count alone 8 up, where it could rise with
+ * the others lowered to fit the CTA's pool at all (probes: as asked
+ * they do not fit, and are never taken); where one spills less, each
+ * other count alone 8 down; then a few vectors that raise the counts
+ * whose probe spilled less and take what that costs from the counts
+ * whose probe hurt least, each proven to fit (budgetneed, the
+ * validator's own arithmetic, then budgetfit).  The best becomes the
  * base of the next step while it spills less, Bsteps at most.
  *
  * needs:  the search's picks (k[].best) and figures; vbudget.c's roles
@@ -42,6 +44,7 @@ typedef struct Bk {
 	int moved;              /* base is not the pick's own */
 	Var keep;               /* base's run, when moved */
 	int live;
+	long up[Bmax], down[Bmax];      /* the probes' spill, -1 none */
 } Bk;
 
 typedef struct Bv {             /* a vector to ask ptxas about */
@@ -218,6 +221,56 @@ candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
 	return n;
 }
 
+/* Whether site s of B can go 8 up with the others fitted to the pool. */
+static int
+raisable(Bk *B, int s)
+{
+	static const int eight[1] = {8};
+	static const long none[Bmax];
+	int w[Bmax];
+
+	return !fitted(B, &s, eight, 1, none, w);
+}
+
+/* The probes of one step, each count alone d (8 or -8) off the base,
+ * for every kernel still live: up where the count can rise with the
+ * others fitted to the pool at all (a full pool's consumers cannot:
+ * CUTLASS 88's), down where it did not help to rise.  Their spill into
+ * B[].up or B[].down; returns how many ptxas ran. */
+static int
+probe(Optreq *o, Bk *B, int nb, Kern *k, int d, Bv *bv, Var *sv,
+	const char *dir, const char *ptxas, int *seq)
+{
+	int q = 0;
+
+	for (int b = 0; b < nb; b++)
+		for (int s = 0; B[b].live && s < B[b].n; s++) {
+			int x = B[b].base[s] + d;
+			long *at = d > 0 ? &B[b].up[s] : &B[b].down[s];
+			*at = -1;
+			if (x < 24 || x > 256 || (d > 0 && !raisable(&B[b], s))
+			|| (d < 0 && B[b].up[s] >= 0
+			&& B[b].up[s] < B[b].fb.spill))
+				continue;
+			bv[q].b = b, bv[q].probe = d;
+			memcpy(bv[q].w, B[b].base, sizeof bv[q].w);
+			bv[q++].w[s] = x;
+		}
+	if (q)
+		ask(o, B, bv, q, sv, dir, ptxas, seq);
+	for (int j = 0; j < q; j++) {
+		Bk *x = &B[bv[j].b];
+		Fig g = figure(&sv[j], k[x->ki].name);
+		int s = 0;
+		while (s < x->n && bv[j].w[s] == x->base[s])
+			s++;
+		if (g.ok && s < x->n)
+			*(d > 0 ? &x->up[s] : &x->down[s]) = g.spill;
+		drop(o, &sv[j]);
+	}
+	return q;
+}
+
 /* Appends to v[nv..] and var[nv..] (room at most) each kernel's
  * counts that ptxas answers with less spill than its pick; returns how
  * many. */
@@ -260,42 +313,23 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 		drop(o, &sv[b]);
 	}
 	for (int step = 0; step < Bsteps; step++) {
-		int q = 0;
-		for (int b = 0; b < nb; b++)
+		int q = probe(o, B, nb, k, 8, bv, sv, dir, ptxas, &seq);
+		for (int b = 0; b < nb; b++) {
+			int needy = 0;
 			for (int s = 0; B[b].live && s < B[b].n; s++)
-				for (int d = 8; d >= -8; d -= 16) {
-					int x = B[b].base[s] + d;
-					if (x < 24 || x > 256)
-						continue;
-					bv[q].b = b, bv[q].probe = d;
-					memcpy(bv[q].w, B[b].base, sizeof bv[q].w);
-					bv[q++].w[s] = x;
-				}
+				needy |= B[b].up[s] >= 0
+					&& B[b].up[s] < B[b].fb.spill;
+			B[b].live = B[b].live && needy;
+		}
 		if (!q)
 			break;
-		ask(o, B, bv, q, sv, dir, ptxas, &seq);
+		q = probe(o, B, nb, k, -8, bv, sv, dir, ptxas, &seq);
 		int nc = 0;
-		Bv *cv = bv + q;
-		for (int b = 0; b < nb; b++) {
-			long up[Bmax], down[Bmax];
-			for (int s = 0; s < Bmax; s++)
-				up[s] = down[s] = -1;
-			for (int j = 0; j < q; j++) {
-				Fig g = figure(&sv[j], k[B[b].ki].name);
-				int s = 0;
-				if (bv[j].b != b || !g.ok)
-					continue;
-				while (s < B[b].n && bv[j].w[s] == B[b].base[s])
-					s++;
-				if (s < B[b].n)
-					*(bv[j].probe > 0 ? &up[s] : &down[s])
-						= g.spill;
-			}
+		Bv *cv = bv;
+		for (int b = 0; b < nb; b++)
 			if (B[b].live)
-				nc += candidates(&B[b], up, down, cv + nc, b);
-		}
-		for (int j = 0; j < q; j++)
-			drop(o, &sv[j]);
+				nc += candidates(&B[b], B[b].up, B[b].down,
+					cv + nc, b);
 		if (!nc)
 			break;
 		ask(o, B, cv, nc, sv, dir, ptxas, &seq);
