@@ -86,12 +86,14 @@ isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Osetmaxnreg)
 			continue;
-		if (B->n == Bmax || !s->nop || s->opd[0].kind != Pint) {
+		long x = s->nop && s->opd[0].kind == Pint && !s->opd[0].nsub
+			&& !s->opd[0].minus ? strtol(s->opd[0].s, 0, 0) : 0;
+		if (B->n == Bmax || x % 8 || x < 24 || x > 256) {
 			f = 0;
 			break;
 		}
 		B->s[B->n] = s;
-		B->base[B->n++] = atoi(s->opd[0].s);
+		B->base[B->n++] = (int)x;
 	}
 	B->f = f;
 	int rc = !f || B->m->nerr || B->n < 2 || budgetroles(f, &B->R, &why)

@@ -117,8 +117,9 @@ arith(Kn *K, Stmt *s, long *a, long k)
 	int uns = 0, bits = width(s, &uns);
 	int shift = s->op == Oshr || s->op == Oshl;
 
-	/* 64-bit unsigned values past a long's range are not followed */
-	if (!bits || (bits == 64 && uns && (s->op == Oshr || s->op == Odiv
+	/* 64-bit unsigned values past a long's range are not followed,
+	 * nor a product's wide or high half */
+	if (!bits || hasmod(s, ".wide") || hasmod(s, ".hi") || (bits == 64 && uns && (s->op == Oshr || s->op == Odiv
 	|| k < 0)) || (shift && (k < 0 || k >= bits)))
 		return 0;
 	k = shift ? k : typed(k, bits, uns);
