@@ -16,7 +16,9 @@
  * whose probe spilled less and take what that costs from the counts
  * whose probe hurt least, each proven to fit (budgetneed, the
  * validator's own arithmetic, then budgetfit).  The best becomes the
- * base of the next step while it spills less, Bsteps at most.
+ * base of the next step while it spills less, Bsteps at most.  The
+ * round starts from each kernel's pick and from its runner-up: counts
+ * that help one order of the kernel need not help another.
  *
  * needs:  the search's picks (k[].best) and figures; vbudget.c's roles
  * breaks: nothing; what it adds is one variant per kernel it improved,
@@ -33,6 +35,8 @@ enum { Bmax = 16, Bsteps = 3, Bcand = 5, Bdown = 16 };
 
 typedef struct Bk {
 	int ki;                 /* the kernel, in k[] */
+	int pj;                 /* the variant it starts from, in v[] */
+	Fig want;               /* and that variant's figures in the file */
 	Module *m;              /* its pick alone in a file, parsed */
 	char *text;             /* that file (m's spans point into it) */
 	Func *f;
@@ -281,23 +285,33 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	Var *var, Pipe *v, int nv, int room, const char *dir,
 	const char *ptxas, int maj, int min)
 {
-	Bk *B = calloc((size_t)(nk ? nk : 1), sizeof *B);
+	Bk *B = calloc((size_t)(nk ? 2 * nk : 1), sizeof *B);
 	int nb = 0, seq = 0, added = 0;
 
-	for (int i = 0; i < nk; i++) {
-		if (k[i].after.spill <= 0 || !k[i].after.ok)
-			continue;
-		B[nb].ki = i;
-		if (isolate(o, src, n, &v[k[i].best], k[i].name, maj, min,
-		&B[nb])) {
-			if (B[nb].m)
-				afree(B[nb].m->a);
-			free(B[nb].text);
-			continue;
+	/* from the pick and from the runner-up: on CUTLASS 77's MLA
+	 * forward #16 the pick (pin=dup:1 on top, 32 bytes) keeps 16 at
+	 * any count, while the runner-up without the pins (44) reaches 0
+	 * with 112/24/176/48/48/48 (bench/RESULTS.md, thirty-ninth
+	 * session) */
+	for (int i = 0; i < nk; i++)
+		for (int r = 0; r < 2; r++) {
+			int j = r == 0 ? k[i].best : k[i].nrank > 1
+				? k[i].rank[1] : 0;
+			Fig want = r == 0 ? k[i].after : k[i].rankf[1];
+			if ((r && !j) || want.spill <= 0 || !want.ok)
+				continue;
+			B[nb].ki = i, B[nb].pj = j, B[nb].want = want;
+			if (isolate(o, src, n, &v[j], k[i].name, maj, min,
+			&B[nb])) {
+				if (B[nb].m)
+					afree(B[nb].m->a);
+				free(B[nb].text);
+				B[nb] = (Bk){0};
+				continue;
+			}
+			B[nb].live = 1;
+			nb++;
 		}
-		B[nb].live = 1;
-		nb++;
-	}
 	/* the picks alone first: a kernel whose figures alone are not its
 	 * figures in the file is left as it is */
 	Bv *bv = calloc((size_t)(nb ? nb : 1) * (2 * Bmax + Bcand), sizeof *bv);
@@ -308,7 +322,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	}
 	ask(o, B, bv, nb, sv, dir, ptxas, &seq);
 	for (int b = 0; b < nb; b++) {
-		Fig g = figure(&sv[b], k[B[b].ki].name), a = k[B[b].ki].after;
+		Fig g = figure(&sv[b], k[B[b].ki].name), a = B[b].want;
 		B[b].fb = g;
 		B[b].live = g.ok && g.spill == a.spill && g.stack == a.stack
 			&& g.regs == a.regs;
@@ -362,7 +376,6 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 				drop(o, &sv[j]);
 	}
 	for (int b = 0; b < nb; b++) {
-		Kern *x = &k[B[b].ki];
 		char w[96];
 		int at = 0;
 		at += snprintf(w, sizeof w, "budget=");
@@ -370,7 +383,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 			at += snprintf(w + at, sizeof w - at, "%s%d", s ? "/"
 				: "", B[b].base[s]);
 		if (B[b].moved && added < room && at < (int)sizeof w
-		&& !withpass(o, &v[x->best], w, &v[nv + added])) {
+		&& !withpass(o, &v[B[b].pj], w, &v[nv + added])) {
 			var[nv + added] = B[b].keep;
 			var[nv + added].pipe = v[nv + added];
 			added++;
