@@ -16,9 +16,13 @@
  * whose probe spilled less and take what that costs from the counts
  * whose probe hurt least, each proven to fit (budgetneed, the
  * validator's own arithmetic, then budgetfit).  The best becomes the
- * base of the next step while it spills less, Bsteps at most.  The
- * round starts from each kernel's pick and from its runner-up: counts
- * that help one order of the kernel need not help another.
+ * base of the next step while it spills less: one step for a refining
+ * round of 2 or 3, two for 4 or 5, Bsteps from 6 (opt's default); none
+ * below 2, where a search is kept short (CI's corpus checks: on CUTLASS
+ * 77 at 2 tries, 23 spilling kernels, opt had run 14 minutes on one file
+ * of a test allowed 25 when stopped).
+ * From 4 the round starts from each kernel's runner-up too: counts that
+ * help one order of the kernel need not help another.
  *
  * needs:  the search's picks (k[].best) and figures; vbudget.c's roles
  * breaks: nothing; what it adds is one variant per kernel it improved,
@@ -283,8 +287,12 @@ probe(Optreq *o, Bk *B, int nb, Kern *k, int d, Bv *bv, Var *sv,
 int
 budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	Var *var, Pipe *v, int nv, int room, const char *dir,
-	const char *ptxas, int maj, int min)
+	const char *ptxas, int maj, int min, int rf)
 {
+	int steps = rf / 2 < Bsteps ? rf / 2 : Bsteps, from = rf >= 4 ? 2 : 1;
+
+	if (steps < 1)
+		return 0;
 	Bk *B = calloc((size_t)(nk ? 2 * nk : 1), sizeof *B);
 	int nb = 0, seq = 0, added = 0;
 
@@ -294,7 +302,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	 * with 112/24/176/48/48/48 (bench/RESULTS.md, thirty-ninth
 	 * session) */
 	for (int i = 0; i < nk; i++)
-		for (int r = 0; r < 2; r++) {
+		for (int r = 0; r < from; r++) {
 			int j = r == 0 ? k[i].best : k[i].nrank > 1
 				? k[i].rank[1] : 0;
 			Fig want = r == 0 ? k[i].after : k[i].rankf[1];
@@ -328,7 +336,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 			&& g.regs == a.regs;
 		drop(o, &sv[b]);
 	}
-	for (int step = 0; step < Bsteps; step++) {
+	for (int step = 0; step < steps; step++) {
 		int q = probe(o, B, nb, k, 8, bv, sv, dir, ptxas, &seq);
 		for (int b = 0; b < nb; b++) {
 			int needy = 0;

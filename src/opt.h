@@ -106,7 +106,7 @@ int withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out);
 /* budround.c */
 int budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	Var *var, Pipe *v, int nv, int room, const char *dir,
-	const char *ptxas, int maj, int min);
+	const char *ptxas, int maj, int min, int rf);
 
 /* rank.c */
 void cubinpath(const Var *v, char *c, size_t cap);

@@ -914,7 +914,7 @@ search(Optreq *o, const char *src, size_t n, Module *orig, Kern **kp,
 	 * (budround.c) */
 	if (o->budgets && rf > 0 && !o->pipe) {
 		int b = budgetround(o, src, n, k, nk, var, v, nv,
-			2 * Maxvar - nv, dir, ptxas, maj, min);
+			2 * Maxvar - nv, dir, ptxas, maj, min, rf);
 		if (b && nd)
 			sassround(o, orig, var, nv, nv + b);
 		nv += b;
