@@ -36,6 +36,17 @@ sites(Func *f, Stmt **s, int *v)
 	return n;
 }
 
+/* Writes count v into setmaxnreg s (printed anew: dirty). */
+void
+setcount(Stmt *s, int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof buf, "%d", v);
+	s->opd[0].s = interns(buf);
+	s->dirty = 1;
+}
+
 /* How far the code under each site's budget goes over it (negative:
  * slack), by the pressure model: the most live at any statement that
  * runs under that count. */
@@ -113,12 +124,8 @@ budget(Module *m, Func *f, int step, int rank)
 	if (!fits)
 		return 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (w[i] != v[i]) {
-			char buf[16];
-			snprintf(buf, sizeof buf, "%d", w[i]);
-			s[i]->opd[0].s = interns(buf);
-			s[i]->dirty = 1;
-		}
+		if (w[i] != v[i])
+			setcount(s[i], w[i]);
 	return 1;
 }
 
@@ -144,10 +151,7 @@ budgetset(Func *f, const short *vals, int n)
 	free(why.p);
 	for (int i = 0; fits && i < n; i++)
 		if (w[i] != v[i]) {
-			char buf[16];
-			snprintf(buf, sizeof buf, "%d", w[i]);
-			s[i]->opd[0].s = interns(buf);
-			s[i]->dirty = 1;
+			setcount(s[i], w[i]);
 			changed++;
 		}
 	return changed;

@@ -841,6 +841,7 @@ Func *unpin(Module *, Func *f, Buf *why);
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
 int budgetset(Func *, const short *vals, int n);
+void setcount(Stmt *, int v);
 
 /* ---- vaccess.c ---- */
 void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);

@@ -31,7 +31,6 @@
  * paper:  none; the CTA's register pool is the PTX ISA's setmaxnreg. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "all.h"
 #include "opt.h"
 
@@ -56,8 +55,7 @@ typedef struct Bk {
 } Bk;
 
 typedef struct Bv {             /* a vector to ask ptxas about */
-	int b, w[Bmax];
-	int probe;              /* up or down: need not fit */
+	int b, w[Bmax];         /* for B[b] */
 } Bv;
 
 /* The kernel's pick alone in a file, parsed (fixed up for ptxas), its
@@ -117,12 +115,8 @@ writecounts(Bk *B, const int *w, const char *path)
 {
 	Buf b = {0};
 
-	for (int s = 0; s < B->n; s++) {
-		char num[16];
-		snprintf(num, sizeof num, "%d", w[s]);
-		B->s[s]->opd[0].s = interns(num);
-		B->s[s]->dirty = 1;
-	}
+	for (int s = 0; s < B->n; s++)
+		setcount(B->s[s], w[s]);
 	emitlossless(&b, B->m);
 	writetmp(path, b.p ? b.p : "", b.n);
 	free(b.p);
@@ -143,18 +137,6 @@ ask(Optreq *o, Bk *B, Bv *bv, int nb, Var *sv, const char *dir,
 	Pool pool = {sv, nb, 0, ptxas, o->arch, o->args, o->nvdisasm, 0,
 		PTHREAD_MUTEX_INITIALIZER};
 	runall(&pool, o->jobs);
-}
-
-static void
-drop(Optreq *o, Var *v)
-{
-	char c[4200];
-
-	cubinpath(v, c, sizeof c);
-	unlink(v->path);
-	if (o->nvdisasm)
-		unlink(c);
-	ptxasfree(&v->res);
 }
 
 /* From B's base with up[0..nu) raised by by[], the counts lowered
@@ -216,7 +198,7 @@ candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
 		== nn))
 			continue;
 		Bv *x = &c[n];
-		x->b = bi, x->probe = 0;
+		x->b = bi;
 		Buf why = {0};
 		int bad = fitted(B, order, want[q].by, want[q].nu, hurt, x->w)
 			|| budgetfit(B->f, x->w, &why);     /* what budgetset asks */
@@ -262,7 +244,7 @@ probe(Optreq *o, Bk *B, int nb, Kern *k, int d, Bv *bv, Var *sv,
 			|| (d < 0 && B[b].up[s] >= 0
 			&& B[b].up[s] < B[b].fb.spill))
 				continue;
-			bv[q].b = b, bv[q].probe = d;
+			bv[q].b = b;
 			memcpy(bv[q].w, B[b].base, sizeof bv[q].w);
 			bv[q++].w[s] = x;
 		}
@@ -276,7 +258,7 @@ probe(Optreq *o, Bk *B, int nb, Kern *k, int d, Bv *bv, Var *sv,
 			s++;
 		if (g.ok && s < x->n)
 			*(d > 0 ? &x->up[s] : &x->down[s]) = g.spill;
-		drop(o, &sv[j]);
+		varfree(o->nvdisasm != 0, &sv[j]);
 	}
 	return q;
 }
@@ -334,7 +316,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 		B[b].fb = g;
 		B[b].live = g.ok && g.spill == a.spill && g.stack == a.stack
 			&& g.regs == a.regs;
-		drop(o, &sv[b]);
+		varfree(o->nvdisasm != 0, &sv[b]);
 	}
 	for (int step = 0; step < steps; step++) {
 		int q = probe(o, B, nb, k, 8, bv, sv, dir, ptxas, &seq);
@@ -371,7 +353,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 				continue;
 			}
 			if (B[b].moved)
-				drop(o, &B[b].keep);
+				varfree(o->nvdisasm != 0, &B[b].keep);
 			B[b].keep = sv[bj];
 			sv[bj] = (Var){0};
 			B[b].moved = 1;
@@ -381,7 +363,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 		}
 		for (int j = 0; j < nc; j++)
 			if (sv[j].path[0])
-				drop(o, &sv[j]);
+				varfree(o->nvdisasm != 0, &sv[j]);
 	}
 	for (int b = 0; b < nb; b++) {
 		char w[96];
@@ -396,7 +378,7 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 			var[nv + added].pipe = v[nv + added];
 			added++;
 		} else if (B[b].moved)
-			drop(o, &B[b].keep);
+			varfree(o->nvdisasm != 0, &B[b].keep);
 		afree(B[b].m->a);
 		free(B[b].text);
 	}

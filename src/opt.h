@@ -109,6 +109,7 @@ int budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	const char *ptxas, int maj, int min, int rf);
 
 /* rank.c */
+void varfree(int cubins, Var *v);
 void cubinpath(const Var *v, char *c, size_t cap);
 void runall(Pool *p, int jobs);
 Fig figure(Var *v, const char *fn);

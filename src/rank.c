@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <unistd.h>
 #include "all.h"
 #include "opt.h"
 
@@ -16,6 +17,20 @@ cubinpath(const Var *v, char *c, size_t cap)
 	size_t n = strlen(v->path);
 
 	snprintf(c, cap, "%.*s.cubin", (int)(n > 4 ? n - 4 : n), v->path);
+}
+
+/* Removes variant v's files (its cubin too where cubins were kept)
+ * and frees ptxas's answer. */
+void
+varfree(int cubins, Var *v)
+{
+	char c[4200];
+
+	cubinpath(v, c, sizeof c);
+	unlink(v->path);
+	if (cubins)
+		unlink(c);
+	ptxasfree(&v->res);
 }
 
 static void *

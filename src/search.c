@@ -817,14 +817,8 @@ timed(Optreq *o, const char *src, size_t n, Module *orig, Kern *k, int nk,
 static void
 discard(Optreq *o, Var *var, int nv, const char *dir, char *ptxas, char *nd)
 {
-	for (int i = 0; i < nv; i++) {
-		char c[4200];
-		cubinpath(&var[i], c, sizeof c);
-		unlink(var[i].path);
-		if (nd)
-			unlink(c);
-		ptxasfree(&var[i].res);
-	}
+	for (int i = 0; i < nv; i++)
+		varfree(nd != 0, &var[i]);
 	rmdir(dir);
 	free(var);
 	free(ptxas);
