@@ -435,7 +435,6 @@ typedef struct Back {
 	Func *f;
 	Kn *K;
 	Flow *F;
-	uint32_t *ndef;
 	int32_t r;
 	int hit;
 } Back;
@@ -450,6 +449,18 @@ hitreg(void *arg, int32_t r)
 
 static int valat(Back *, int32_t r, uint32_t i, int w, int depth,
 	long *v);
+
+/* x in every warp: a value the walk found for one warp, put where
+ * arith and compare, which work on all warps at once, read it. */
+static long *
+splat(Kn *K, long x)
+{
+	long *v = xmalloc(K->nw * sizeof *v);
+
+	for (int w = 0; w < K->nw; w++)
+		v[w] = x;
+	return v;
+}
 
 /* The value of a in warp w just before statement i. */
 static int
@@ -495,10 +506,7 @@ evaldef(Back *W, uint32_t j, int32_t r, int w, int depth, long *v)
 	long x;
 	if (!ok || valof(W, a->reg, j, w, depth, &x))
 		return -1;
-	long *one = xmalloc(W->K->nw * sizeof *one);
-	for (int q = 0; q < W->K->nw; q++)
-		one[q] = x;
-	long *d = arith(W->K, s, one, k);
+	long *one = splat(W->K, x), *d = arith(W->K, s, one, k);
 	free(one);
 	if (!d)
 		return -1;
@@ -580,7 +588,7 @@ valat(Back *W, int32_t r, uint32_t i, int w, int depth, long *v)
 static int
 learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
 {
-	Back W = {f, K, F, ndef, -1, 0};
+	Back W = {f, K, F, -1, 0};
 	int changed = 0, ok;
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -600,9 +608,7 @@ learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
 			if (!(todo >> w & 1)
 			|| valat(&W, s->opd[1].reg, i, w, 0, &x))
 				continue;
-			one = xmalloc(K->nw * sizeof *one);
-			for (int q = 0; q < K->nw; q++)
-				one[q] = x;
+			one = splat(K, x);
 			int bad = compare(K, s, one, k, &t);
 			free(one);
 			if (bad)
