@@ -263,15 +263,6 @@ learn(Kn *K, Stmt *s, uint32_t *ndef)
 		K->val[d] = arith(K, s, K->val[r], k);
 }
 
-static int32_t
-label(Func *f, Str name)
-{
-	for (uint32_t i = 0; i < f->nstmt; i++)
-		if (f->stmt[i].kind == Slabel && f->stmt[i].name == name)
-			return (int32_t)i;
-	return -1;
-}
-
 /* Spellings alike, either absent in both (not every one is interned) */
 static int
 samestr(Str a, Str b)
@@ -358,22 +349,37 @@ typedef struct Flow {
 static int
 targets(Func *f, Flow *F)
 {
-	uint32_t n = f->nstmt, nb = 0;
+	uint32_t n = f->nstmt, nb = 0, nlab = 0;
+	int32_t *sc = scopeof(f);
+	uint32_t *lab = xmalloc((n + 1) * sizeof *lab);
+	int rc = 0;
 
+	for (uint32_t i = 0; i < n; i++)
+		if (f->stmt[i].kind == Slabel)
+			lab[nlab++] = i;
 	F->tgt = xmalloc((n + 1) * sizeof *F->tgt);
 	F->into0 = calloc(n + 2, sizeof *F->into0);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; !rc && i < n; i++) {
 		Stmt *s = &f->stmt[i];
 		F->tgt[i] = -1;
-		if (s->kind == Sins && s->op == Obrx_idx)
-			return -1;
-		if (s->kind != Sins || s->op != Obra)
+		rc = s->kind == Sins && s->op == Obrx_idx ? -1 : 0;
+		if (rc || s->kind != Sins || s->op != Obra)
 			continue;
+		/* by scope, as ptxas: inline asm repeats its labels in
+		 * scopes of their own */
 		Opnd *l = &s->opd[s->nop - 1];
-		if (l->kind != Psym || (F->tgt[i] = label(f, l->s)) < 0)
-			return -1;
-		F->into0[F->tgt[i] + 1]++, nb++;
+		int64_t t = l->kind == Psym
+			? bratargetin(f, sc, lab, nlab, i, l->s) : -1;
+		F->tgt[i] = (int32_t)t;
+		if (t < 0)
+			rc = -1;
+		else
+			F->into0[t + 1]++, nb++;
 	}
+	free(sc);
+	free(lab);
+	if (rc)
+		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		F->into0[i + 1] += F->into0[i];
 	F->into = xmalloc((nb + 1) * sizeof *F->into);
