@@ -308,6 +308,66 @@ region(Func *f, Dag *g, void *arg)
 	}
 }
 
+/* The reads inside each outermost { } scope (inline asm, which no
+ * region holds) as reads at its {: a copy goes before the scope, where
+ * the scope's own names are not yet declared.  CuTe DSL waits on an
+ * mbarrier in inline asm (LAB_WAIT: try_wait [%r], ...) at the top of
+ * each role's loop; the barrier's address, computed once in the
+ * prologue, stayed alive across every role for that read alone, and
+ * ptxas spilled it (FA4 4.8.1's varlen backward kernel, 16 bytes).
+ * The copies come in order of their own (seen starts again), merged
+ * with the regions' after. */
+static void
+scopereads(Func *f, Rm *r)
+{
+	uint32_t split = r->split;
+
+	/* only what the prologue computes, the same in every thread (as
+	 * remat=roles): copies of everything scopes read took that kernel
+	 * from 32 bytes of spill to 104 */
+	for (uint32_t i = 0; i < f->nstmt && !r->split; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			r->split = i;
+	for (uint32_t i = 0; r->split && i < f->nstmt; i++) {
+		if (f->stmt[i].kind != Sopen || r->scope[i] >= 0)
+			continue;
+		uint32_t e = i + 1;
+		while (e < f->nstmt && r->scope[e] >= 0)
+			e++;            /* to its } */
+		Dag g = {.first = i, .end = e < f->nstmt ? e + 1 : e};
+		if (regionout(f, &g, r->lines))
+			continue;
+		for (uint32_t j = i + 1; j < e; j++) {
+			Stmt *s = &f->stmt[j];
+			if (s->kind != Sins)
+				continue;
+			Defs d = opdefs(s);
+			for (uint32_t k = s->nop && (d == D0 || d == D0U);
+			k < s->nop; k++)
+				reads(&s->opd[k], f, r, i, &g);
+			if (s->guard)
+				reads(s->guard, f, r, i, &g);
+		}
+	}
+	r->split = split;
+}
+
+/* The copies a and b, each in statement order, merged in r->ins. */
+static void
+merge(Rm *r, Ins *a, uint32_t na)
+{
+	Ins *b = r->ins, *v = xmalloc((na + r->nins + 1) * sizeof *v);
+	uint32_t nb = r->nins, n = 0, x = 0, y = 0;
+
+	while (x < na || y < nb)
+		v[n++] = y == nb || (x < na && a[x].before <= b[y].before)
+			? a[x++] : b[y++];
+	free(a);
+	free(b);
+	r->ins = v;
+	r->nins = r->cap = n;
+}
+
 /* shfl.sync.idx.b32 d, a, lane, c, -1 with a the same in every thread */
 static int
 broadcast(Rm *r, Stmt *s)
@@ -583,6 +643,12 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	}
 	r.lines = lines;
 	eachregion(f, region, &r);
+	Ins *ra = r.ins;
+	uint32_t nra = r.nins;
+	r.ins = 0, r.nins = r.cap = 0;
+	memset(r.seen, 0, n * sizeof *r.seen);
+	scopereads(f, &r);
+	merge(&r, ra, nra);
 	if (r.nins)
 		splice(m, f, &r);
 	rmfree(&r);
