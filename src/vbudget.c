@@ -108,62 +108,116 @@ typed(long x, int bits, int uns)
 	return x;
 }
 
-/* d = op(a, k) per warp, for the operations warp roles are computed
- * with, in the type's width and signedness (add -1 then compare .u32
- * is a large number, not -1).  0 for anything else. */
+/* Whether d = op(x, k) is followed for s, in the type's width and
+ * signedness (add -1 then compare .u32 is a large number, not -1):
+ * *kp becomes k as the type holds it.  0 for anything else. */
+static int
+arithok(Stmt *s, long *kp, int *bits, int *uns)
+{
+	long k = *kp;
+	int shift = s->op == Oshr || s->op == Oshl;
+
+	*uns = 0;
+	*bits = width(s, uns);
+	/* 64-bit unsigned values past a long's range are not followed,
+	 * nor a product's wide or high half */
+	if (!*bits || hasmod(s, ".wide") || hasmod(s, ".hi")
+	|| (*bits == 64 && *uns && (s->op == Oshr || s->op == Odiv || k < 0))
+	|| (shift && (k < 0 || k >= *bits)))
+		return 0;
+	k = shift ? k : typed(k, *bits, *uns);
+	if (s->op == Odiv && (k == 0 || (k == -1 && !*uns)))
+		return 0;       /* unspecified, or past the type's range */
+	switch (s->op) {
+	case Oshr: case Oshl: case Oand: case Oor: case Oxor: case Oadd:
+	case Osub: case Omul: case Odiv:
+		*kp = k;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* op(x, k) in the type, for k that arithok took. */
+static long
+arith1(Stmt *s, long x, long k, int bits, int uns)
+{
+	unsigned long ux, uk = (unsigned long)k;
+
+	x = typed(x, bits, uns);
+	ux = (unsigned long)x;
+	switch (s->op) {
+	case Oshr: x >>= k; break;
+	case Oshl: x = (long)(ux << k); break;
+	case Oand: x &= k; break;
+	case Oor: x |= k; break;
+	case Oxor: x ^= k; break;
+	case Oadd: x = (long)(ux + uk); break;
+	case Osub: x = (long)(ux - uk); break;
+	case Omul: x = (long)(ux * uk); break;
+	default: x /= k; break;         /* Odiv: arithok allows no other */
+	}
+	return typed(x, bits, uns);
+}
+
+/* d = op(a, k) per warp (a NULL: the warp's index), for the operations
+ * warp roles are computed with; 0 where arithok says no. */
 static long *
 arith(Kn *K, Stmt *s, long *a, long k)
 {
-	int uns = 0, bits = width(s, &uns);
-	int shift = s->op == Oshr || s->op == Oshl;
+	int bits, uns;
 
-	/* 64-bit unsigned values past a long's range are not followed,
-	 * nor a product's wide or high half */
-	if (!bits || hasmod(s, ".wide") || hasmod(s, ".hi") || (bits == 64 && uns && (s->op == Oshr || s->op == Odiv
-	|| k < 0)) || (shift && (k < 0 || k >= bits)))
+	if (!arithok(s, &k, &bits, &uns))
 		return 0;
-	k = shift ? k : typed(k, bits, uns);
-	if (s->op == Odiv && (k == 0 || (k == -1 && !uns)))
-		return 0;       /* unspecified, or past the type's range */
 	long *v = malloc(K->nw * sizeof *v);
-	for (int w = 0; w < K->nw; w++) {
-		long x = typed(a ? a[w] : w, bits, uns);
-		switch (s->op) {
-		case Oshr: v[w] = x >> k; break;
-		case Oshl: v[w] = (long)((unsigned long)x << k); break;
-		case Oand: v[w] = x & k; break;
-		case Oor: v[w] = x | k; break;
-		case Oxor: v[w] = x ^ k; break;
-		case Oadd: v[w] = (long)((unsigned long)x + (unsigned long)k);
-			break;
-		case Osub: v[w] = (long)((unsigned long)x - (unsigned long)k);
-			break;
-		case Omul: v[w] = (long)((unsigned long)x * (unsigned long)k);
-			break;
-		case Odiv: v[w] = x / k; break;
-		default: free(v); return 0;
-		}
-		v[w] = typed(v[w], bits, uns);
-	}
+	for (int w = 0; w < K->nw; w++)
+		v[w] = arith1(s, a ? a[w] : w, k, bits, uns);
 	return v;
 }
 
-/* d = op(a, b) per warp, both followed values; 0 where arith would be. */
+/* d = op(a, b) per warp, both followed values; 0 where arith would be
+ * for any warp's b. */
 static long *
 arith2(Kn *K, Stmt *s, long *a, long *b)
 {
 	long *v = malloc(K->nw * sizeof *v);
 
 	for (int w = 0; w < K->nw; w++) {
-		long *x = arith(K, s, a, b[w]);
-		if (!x) {
+		int bits, uns;
+		long k = b[w];
+		if (!arithok(s, &k, &bits, &uns)) {
 			free(v);
 			return 0;
 		}
-		v[w] = x[w];
-		free(x);
+		v[w] = arith1(s, a[w], k, bits, uns);
 	}
 	return v;
+}
+
+/* Whether setp s against k is followed: its comparison into *cmp, k
+ * as the type holds it into *kp. */
+static int
+cmpok(Stmt *s, long *kp, int *cmp, int *bits, int *uns)
+{
+	static const char *const c[] = {".eq", ".ne", ".lt", ".le", ".gt",
+		".ge"};
+
+	*cmp = -1, *uns = 0, *bits = width(s, uns);
+	for (int j = 0; j < 6; j++)
+		if (hasmod(s, c[j]))
+			*cmp = j;
+	if (*cmp < 0 || !*bits || (*bits == 64 && *uns && *cmp >= Clt))
+		return 0;
+	*kp = typed(*kp, *bits, *uns);
+	return 1;
+}
+
+static int
+cmp1(int cmp, long x, long k, int bits, int uns)
+{
+	x = typed(x, bits, uns);
+	return cmp == Ceq ? x == k : cmp == Cne ? x != k : cmp == Clt ? x < k
+		: cmp == Cle ? x <= k : cmp == Cgt ? x > k : x >= k;
 }
 
 /* The warps where setp s of a against k holds, into *out; -1 where its
@@ -171,24 +225,13 @@ arith2(Kn *K, Stmt *s, long *a, long *b)
 static int
 compare(Kn *K, Stmt *s, long *a, long k, Set *out)
 {
-	static const char *const c[] = {".eq", ".ne", ".lt", ".le", ".gt",
-		".ge"};
-	int cmp = -1, uns = 0, bits = width(s, &uns);
+	int cmp, bits, uns;
 
-	for (int j = 0; j < 6; j++)
-		if (hasmod(s, c[j]))
-			cmp = j;
-	if (cmp < 0 || !bits || (bits == 64 && uns && cmp >= Clt))
+	if (!cmpok(s, &k, &cmp, &bits, &uns))
 		return -1;
-	k = typed(k, bits, uns);
 	*out = 0;
-	for (int w = 0; w < K->nw; w++) {
-		long x = typed(a[w], bits, uns);
-		int t = cmp == Ceq ? x == k : cmp == Cne ? x != k
-			: cmp == Clt ? x < k : cmp == Cle ? x <= k
-			: cmp == Cgt ? x > k : cmp == Cge ? x >= k : 0;
-		*out |= (Set)t << w;
-	}
+	for (int w = 0; w < K->nw; w++)
+		*out |= (Set)cmp1(cmp, a[w], k, bits, uns) << w;
 	return 0;
 }
 
@@ -456,18 +499,6 @@ hitreg(void *arg, int32_t r)
 static int valat(Back *, int32_t r, uint32_t i, int w, int depth,
 	long *v);
 
-/* x in every warp: a value the walk found for one warp, put where
- * arith and compare, which work on all warps at once, read it. */
-static long *
-splat(Kn *K, long x)
-{
-	long *v = xmalloc(K->nw * sizeof *v);
-
-	for (int w = 0; w < K->nw; w++)
-		v[w] = x;
-	return v;
-}
-
 /* The value of a in warp w just before statement i. */
 static int
 valof(Back *W, int32_t a, uint32_t i, int w, int depth, long *v)
@@ -512,12 +543,10 @@ evaldef(Back *W, uint32_t j, int32_t r, int w, int depth, long *v)
 	long x;
 	if (!ok || valof(W, a->reg, j, w, depth, &x))
 		return -1;
-	long *one = splat(W->K, x), *d = arith(W->K, s, one, k);
-	free(one);
-	if (!d)
+	int bits, uns;
+	if (!arithok(s, &k, &bits, &uns))
 		return -1;
-	*v = d[w];
-	free(d);
+	*v = arith1(s, x, k, bits, uns);
 	return 0;
 }
 
@@ -607,20 +636,17 @@ learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
 		|| K->val[s->opd[1].reg])
 			continue;
 		long k = imm(&s->opd[2], &ok);
+		int cmp, bits, uns;
 		Set todo = F->at[i] & ~K->pk[d];
-		for (int w = 0; ok && w < K->nw; w++) {
-			long x, *one;
-			Set t;
+		if (!ok || !cmpok(s, &k, &cmp, &bits, &uns))
+			continue;
+		for (int w = 0; w < K->nw; w++) {
+			long x;
 			if (!(todo >> w & 1)
 			|| valat(&W, s->opd[1].reg, i, w, 0, &x))
 				continue;
-			one = splat(K, x);
-			int bad = compare(K, s, one, k, &t);
-			free(one);
-			if (bad)
-				break;
 			K->pk[d] |= (Set)1 << w;
-			K->pred[d] |= t & ((Set)1 << w);
+			K->pred[d] |= (Set)cmp1(cmp, x, k, bits, uns) << w;
 			changed = 1;
 		}
 	}
