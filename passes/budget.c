@@ -20,18 +20,26 @@
 
 enum { Maxsite = 64 };
 
-static uint32_t
-sites(Func *f, Stmt **s, int *v)
+/* f's setmaxnreg in order into s, their counts into v: 0 where there
+ * are none, more than max, or one is not a plain decimal count (the
+ * grammar takes any integer there; ptxas wants one in [24, 256]). */
+uint32_t
+budgetsites(Func *f, Stmt **s, int *v, uint32_t max)
 {
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < f->nstmt && n < Maxsite; i++) {
+	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *t = &f->stmt[i];
-		if (t->kind != Sins || t->op != Osetmaxnreg || !t->nop
-		|| t->opd[0].kind != Pint)
+		if (t->kind != Sins || t->op != Osetmaxnreg)
 			continue;
+		Opnd *o = t->nop ? &t->opd[0] : 0;
+		char *end;
+		long x = o && o->kind == Pint && !o->nsub && !o->minus
+			? strtol(o->s, &end, 10) : -1;
+		if (n == max || x < 0 || x > 1024 || *end)
+			return 0;
 		s[n] = t;
-		v[n++] = atoi(t->opd[0].s);
+		v[n++] = (int)x;
 	}
 	return n;
 }
@@ -74,7 +82,7 @@ budget(Module *m, Func *f, int step, int rank)
 {
 	Stmt *s[Maxsite];
 	int v[Maxsite], w[Maxsite], over[Maxsite];
-	uint32_t n = sites(f, s, v);
+	uint32_t n = budgetsites(f, s, v, Maxsite);
 	Buf why = {0};
 
 	if (!n || rank < 0 || rank >= (int)n || budgetfit(f, 0, &why)) {
@@ -140,7 +148,7 @@ budgetset(Func *f, const short *vals, int n)
 {
 	Stmt *s[Maxsite];
 	int v[Maxsite], w[Maxsite], changed = 0;
-	uint32_t ns = sites(f, s, v);
+	uint32_t ns = budgetsites(f, s, v, Maxsite);
 	Buf why = {0};
 
 	if ((int)ns != n)

@@ -842,6 +842,7 @@ Func *unpin(Module *, Func *f, Buf *why);
 int budget(Module *, Func *, int step, int rank);
 int budgetset(Func *, const short *vals, int n);
 void setcount(Stmt *, int v);
+uint32_t budgetsites(Func *, Stmt **s, int *v, uint32_t max);
 
 /* ---- vaccess.c ---- */
 void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);

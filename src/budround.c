@@ -87,20 +87,10 @@ isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
 		if (B->m->item[i].kind == Ifunc && B->m->item[i].fn->body
 		&& !strcmp(B->m->item[i].fn->name, kname))
 			f = B->m->item[i].fn;
-	B->n = 0;
-	for (uint32_t i = 0; f && i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || s->op != Osetmaxnreg)
-			continue;
-		long x = s->nop && s->opd[0].kind == Pint && !s->opd[0].nsub
-			&& !s->opd[0].minus ? strtol(s->opd[0].s, 0, 0) : 0;
-		if (B->n == Bmax || x % 8 || x < 24 || x > 256) {
+	B->n = f ? (int)budgetsites(f, B->s, B->base, Bmax) : 0;
+	for (int i = 0; i < B->n; i++)
+		if (B->base[i] % 8 || B->base[i] < 24 || B->base[i] > 256)
 			f = 0;
-			break;
-		}
-		B->s[B->n] = s;
-		B->base[B->n++] = (int)x;
-	}
 	B->f = f;
 	int rc = !f || B->m->nerr || B->n < 2 || budgetroles(f, &B->R, &why)
 		|| B->R.nsite != B->n || budgetneed(&B->R, B->base) > B->R.cap
