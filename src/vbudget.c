@@ -378,6 +378,38 @@ defcount(Func *f, uint32_t *ndef, uint8_t *same)
 	free(c.first);
 }
 
+/* Where each register is written, from defcount's ndef: site[site0[r]
+ * .. site0[r + 1]), in statement order. */
+typedef struct Sitec {
+	uint32_t *site, *fill, i;
+	const uint32_t *site0;
+} Sitec;
+
+static void
+putsite(void *arg, int32_t r)
+{
+	Sitec *c = arg;
+
+	c->site[c->site0[r] + c->fill[r]++] = c->i;
+}
+
+static uint32_t *
+defsites(Func *f, const uint32_t *ndef, uint32_t **site)
+{
+	uint32_t n = f->nreg, *site0 = xmalloc((n + 2) * sizeof *site0);
+
+	site0[0] = 0;
+	for (uint32_t r = 0; r < n; r++)
+		site0[r + 1] = site0[r] + ndef[r];
+	Sitec c = {xmalloc((site0[n] + 1) * sizeof *c.site),
+		calloc(n + 1, sizeof *c.fill), 0, site0};
+	for (c.i = 0; c.i < f->nstmt; c.i++)
+		vwrites(&f->stmt[c.i], putsite, &c);
+	free(c.fill);
+	*site = c.site;
+	return site0;
+}
+
 /* The control flow as warps take it: at[i] the warps that may reach
  * statement i, go[i] and fall[i] those that may leave it by its branch
  * (to tgt[i]) and by falling through; into[i] the branches to it. */
@@ -480,20 +512,34 @@ flow(Func *f, Kn *K, Flow *F, int nw)
  * `mov.b32 %r, 1` ... `mov.b32 %r, 6` on the branches of a switch on
  * the warpgroup, then tests that register */
 
+enum { Maxdepth = 4 };  /* values followed through at most 4 walks */
+
 typedef struct Back {
 	Func *f;
 	Kn *K;
 	Flow *F;
 	int32_t r;
-	int hit;
+	uint32_t *site0, *site;         /* r's writes: site[site0[r]..] */
+	/* each depth's walk: a statement was seen when its stamp is the
+	 * walk's gen (nothing to clear between walks), and its stack */
+	uint32_t *stamp[Maxdepth + 1], gen[Maxdepth + 1];
+	uint32_t *stack[Maxdepth + 1];
 } Back;
 
-static void
-hitreg(void *arg, int32_t r)
+/* Statement q writes W->r: its writes are in statement order. */
+static int
+writes(Back *W, uint32_t q)
 {
-	Back *W = arg;
+	uint32_t lo = W->site0[W->r], hi = W->site0[W->r + 1];
 
-	W->hit |= r == W->r;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (W->site[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < W->site0[W->r + 1] && W->site[lo] == q;
 }
 
 static int valat(Back *, int32_t r, uint32_t i, int w, int depth,
@@ -507,7 +553,7 @@ valof(Back *W, int32_t a, uint32_t i, int w, int depth, long *v)
 		*v = W->K->val[a][w];
 		return 0;
 	}
-	return depth < 4 ? valat(W, a, i, w, depth + 1, v) : -1;
+	return depth < Maxdepth ? valat(W, a, i, w, depth + 1, v) : -1;
 }
 
 /* The value statement j writes into r in warp w: a constant, a copy or
@@ -555,18 +601,16 @@ evaldef(Back *W, uint32_t j, int32_t r, int w, int depth, long *v)
  * or is walked from in turn.  -1 when the write is not followed or
  * gives another value. */
 static int
-back(Back *W, uint32_t q, int w, int depth, uint8_t *seen,
-	uint32_t *stack, uint32_t *sp, int *have, long *val)
+back(Back *W, uint32_t q, int w, int depth, uint32_t *sp, int *have,
+	long *val)
 {
 	long x;
 
-	if (seen[q])
+	if (W->stamp[depth][q] == W->gen[depth])
 		return 0;
-	seen[q] = 1;
-	W->hit = 0;
-	vwrites(&W->f->stmt[q], hitreg, W);
-	if (!W->hit) {
-		stack[(*sp)++] = q;
+	W->stamp[depth][q] = W->gen[depth];
+	if (!writes(W, q)) {
+		W->stack[depth][(*sp)++] = q;
 		return 0;
 	}
 	if (evaldef(W, q, W->r, w, depth, &x) || (*have && x != *val))
@@ -582,14 +626,21 @@ static int
 valat(Back *W, int32_t r, uint32_t i, int w, int depth, long *v)
 {
 	Flow *F = W->F;
-	uint32_t n = W->f->nstmt, *stack = xmalloc((n + 1) * sizeof *stack),
-		sp = 0;
-	uint8_t *seen = calloc(n + 1, 1);
+	uint32_t n = W->f->nstmt, sp = 0, *stack;
 	Set bit = (Set)1 << w;
 	int32_t saved = W->r;
 	int have = 0, rc = 0;
 	long val = 0;
 
+	if (!W->stack[depth]) {
+		W->stack[depth] = xmalloc((n + 1) * sizeof *stack);
+		W->stamp[depth] = calloc(n + 1, sizeof *W->stamp[depth]);
+	}
+	if (!++W->gen[depth]) {         /* wrapped: start the stamps again */
+		memset(W->stamp[depth], 0, (n + 1) * sizeof *W->stamp[depth]);
+		W->gen[depth] = 1;
+	}
+	stack = W->stack[depth];
 	/* i itself is not seen: a walk that comes back round to it has
 	 * passed an earlier run of it, whose write counts */
 	W->r = r;
@@ -601,16 +652,13 @@ valat(Back *W, int32_t r, uint32_t i, int w, int depth, long *v)
 			break;
 		}
 		if (F->fall[c - 1] & bit)
-			rc = back(W, c - 1, w, depth, seen, stack, &sp, &have,
-				&val);
+			rc = back(W, c - 1, w, depth, &sp, &have, &val);
 		for (uint32_t e = F->into0[c]; e < F->into0[c + 1] && !rc; e++)
 			if (F->go[F->into[e]] & bit)
-				rc = back(W, F->into[e], w, depth, seen, stack,
-					&sp, &have, &val);
+				rc = back(W, F->into[e], w, depth, &sp, &have,
+					&val);
 	}
 	W->r = saved;
-	free(stack);
-	free(seen);
 	if (rc || !have)
 		return -1;
 	*v = val;
@@ -621,9 +669,9 @@ valat(Back *W, int32_t r, uint32_t i, int w, int depth, long *v)
  * warp where the walk finds its value; not.pred of a known one.
  * Returns whether anything new is known. */
 static int
-learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
+learnpaths(Func *f, Kn *K, Back *W, uint32_t *ndef)
 {
-	Back W = {f, K, F, -1, 0};
+	Flow *F = W->F;
 	int changed = 0, ok;
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
@@ -643,7 +691,7 @@ learnpaths(Func *f, Kn *K, Flow *F, uint32_t *ndef)
 		for (int w = 0; w < K->nw; w++) {
 			long x;
 			if (!(todo >> w & 1)
-			|| valat(&W, s->opd[1].reg, i, w, 0, &x))
+			|| valat(W, s->opd[1].reg, i, w, 0, &x))
 				continue;
 			K->pk[d] |= (Set)1 << w;
 			K->pred[d] |= (Set)cmp1(cmp, x, k, bits, uns) << w;
@@ -718,10 +766,18 @@ budgetroles(Func *f, Roles *R, Buf *why)
 	/* what the paths tell of the predicates narrows the paths: to a
 	 * fixed point (each round knows more; what a wider round knew
 	 * stays true on a narrower one) */
+	Back W = {.f = f, .K = &K, .F = &F, .r = -1};
+	W.site0 = defsites(f, ndef, &W.site);
 	for (int round = 0; !rc && round < 64; round++) {
 		flow(f, &K, &F, (int)nw);
-		if (!learnpaths(f, &K, &F, ndef))
+		if (!learnpaths(f, &K, &W, ndef))
 			break;
+	}
+	free(W.site0);
+	free(W.site);
+	for (int d = 0; d <= Maxdepth; d++) {
+		free(W.stack[d]);
+		free(W.stamp[d]);
 	}
 	R->nsite = 0;
 	for (uint32_t i = 0; !rc && i < f->nstmt; i++) {
