@@ -840,7 +840,7 @@ Func *unpin(Module *, Func *f, Buf *why);
 
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
-int budgetset(Func *, const short *vals, int n);
+int budgetset(Module *, Func *, const short *vals, int n);
 void setcount(Stmt *, int v);
 uint32_t budgetsites(Func *, Stmt **s, int *v, uint32_t max);
 
@@ -848,7 +848,7 @@ uint32_t budgetsites(Func *, Stmt **s, int *v, uint32_t max);
 void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);
 
 /* ---- vbudget.c ---- */
-int budgetfit(Func *, const int *vals, Buf *why);
+int budgetfit(Module *, Func *, const int *vals, Buf *why);
 /* vbudget.c: the warps each setmaxnreg may reach, for many count vectors */
 enum { Maxroles = 64 };
 typedef struct Roles {
@@ -857,7 +857,7 @@ typedef struct Roles {
 	uint64_t reach[Maxroles];      /* per setmaxnreg, the warps */
 	uint32_t line[Maxroles];
 } Roles;
-int budgetroles(Func *, Roles *, Buf *why);
+int budgetroles(Module *, Func *, Roles *, Buf *why);
 long budgetneed(const Roles *, const int *vals);
 
 /* ---- vcopy.c ---- */

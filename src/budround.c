@@ -92,7 +92,8 @@ isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
 		if (B->base[i] % 8 || B->base[i] < 24 || B->base[i] > 256)
 			f = 0;
 	B->f = f;
-	int rc = !f || B->m->nerr || B->n < 2 || budgetroles(f, &B->R, &why)
+	int rc = !f || B->m->nerr || B->n < 2
+		|| budgetroles(B->m, f, &B->R, &why)
 		|| B->R.nsite != B->n || budgetneed(&B->R, B->base) > B->R.cap
 		? -1 : 0;
 	free(why.p);
@@ -191,7 +192,7 @@ candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
 		x->b = bi;
 		Buf why = {0};
 		int bad = fitted(B, order, want[q].by, want[q].nu, hurt, x->w)
-			|| budgetfit(B->f, x->w, &why);     /* what budgetset asks */
+			|| budgetfit(B->m, B->f, x->w, &why);     /* what budgetset asks */
 		free(why.p);
 		if (bad)
 			continue;

@@ -243,7 +243,7 @@ runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only)
 				: pp->p[k].across >= 5 ? pin(m, f, sc->lines,
 				pp->p[k].across - 5, pp->p[k].rank, had)
 				: pp->p[k].moves ? moves(f)
-				: pp->p[k].budget < 0 ? (uint32_t)budgetset(f,
+				: pp->p[k].budget < 0 ? (uint32_t)budgetset(m, f,
 				pp->p[k].set, pp->p[k].nset)
 				: pp->p[k].budget ? (uint32_t)budget(m, f,
 				pp->p[k].budget, pp->p[k].rank) : sched(f, &s);

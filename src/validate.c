@@ -287,7 +287,7 @@ itemtext(Item *it)
  * counts for the comparison, and *saved keeps a's to put back.  Returns
  * the number of sites changed, or -1. */
 static int
-budgets(Func *fa, Func *fb, Str **saved, Buf *why)
+budgets(Module *mb, Func *fa, Func *fb, Str **saved, Buf *why)
 {
 	uint32_t na = 0, nb = 0;
 	int changed = 0;
@@ -315,7 +315,7 @@ budgets(Func *fa, Func *fb, Str **saved, Buf *why)
 			|| (sa[k]->opd[0].s != sb[k]->opd[0].s
 			&& (!sa[k]->opd[0].s || !sb[k]->opd[0].s
 			|| strcmp(sa[k]->opd[0].s, sb[k]->opd[0].s))));
-	if (changed && budgetfit(fb, 0, why)) {
+	if (changed && budgetfit(mb, fb, 0, why)) {
 		free(sa);
 		free(sb);
 		return -1;
@@ -399,7 +399,7 @@ validate(Module *a, Module *b, Buf *why)
 		 * and wait alone */
 		size_t mark = why->n;
 		Func *fs = unsink(b, fa, fb, why, Part);
-		int rc = !fs ? -1 : budgets(fa, fs, &saved, why) < 0 ? -1
+		int rc = !fs ? -1 : budgets(b, fa, fs, &saved, why) < 0 ? -1
 			: body(fa, fs, why);
 		unbudget(fa, saved);
 		saved = 0;
@@ -408,7 +408,7 @@ validate(Module *a, Module *b, Buf *why)
 		for (int how = Whole; rc && fs != fb && how <= Bare; how++) {
 			Buf w = {0};
 			Func *fw = unsink(b, fa, fb, &w, how);
-			if (fw && fw != fs && budgets(fa, fw, &saved, &w) >= 0
+			if (fw && fw != fs && budgets(b, fa, fw, &saved, &w) >= 0
 			&& !body(fa, fw, &w)) {
 				rc = 0;         /* the first try's reasons go */
 				why->n = mark;

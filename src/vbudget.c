@@ -785,12 +785,62 @@ learnpaths(Func *f, Kn *K, Back *W, uint32_t *ndef)
 	return changed;
 }
 
+/* setmaxnreg the count analysis does not see: a call may run one in
+ * the callee, and a warp that raises its count there holds more than
+ * its role's count says (a .func may hold setmaxnreg; ptxas takes it).
+ * So every call must go to a function of m whose body, and what it
+ * calls in turn, runs none, or to one of CUDA's system calls, which
+ * CUTLASS's kernels call for printf.  -1 with the reason in why. */
+static const char *const syscalls[] = {"vprintf", "malloc", "free",
+	"__assertfail"};
+
+static int
+callsok(Module *m, Func *f, int depth, Buf *why)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++) {
+		Stmt *s = &f->stmt[i];
+		if (s->kind != Sins || (s->op != Ocall && s->op != Osetmaxnreg))
+			continue;
+		if (s->op == Osetmaxnreg) {
+			if (depth)
+				goto bad;       /* in a callee */
+			continue;
+		}
+		Opnd *t = 0;
+		for (uint32_t k = 0; k < s->nop && !t; k++)
+			if (s->opd[k].kind != Plist)
+				t = &s->opd[k];
+		if (!t || t->kind != Psym || depth >= 8)
+			goto bad;               /* through a register, or deep */
+		Func *g = 0;
+		for (uint32_t k = 0; m && k < m->nitem && !g; k++)
+			if (m->item[k].kind == Ifunc && m->item[k].fn->body
+			&& !strcmp(m->item[k].fn->name, t->s))
+				g = m->item[k].fn;
+		int sys = 0;
+		for (size_t k = 0; k < countof(syscalls) && !g; k++)
+			sys |= !strcmp(t->s, syscalls[k]);
+		if (sys)
+			continue;
+		if (!g || callsok(m, g, depth + 1, why))
+			goto bad;
+		continue;
+bad:
+		if (!depth)
+			bprintf(why, "%s: line %u: a call this cannot follow "
+				"(a callee may run setmaxnreg)\n", f->name,
+				s->pos.line);
+		return -1;
+	}
+	return 0;
+}
+
 /* Which warps may reach each setmaxnreg of f, and what the CTA holds:
  * the arithmetic of budgetfit apart from the counts, so that the
  * search's budget round weighs many count vectors on one analysis.
  * 0, or -1 with the reason in why. */
 int
-budgetroles(Func *f, Roles *R, Buf *why)
+budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 {
 	long t[3], k[3] = {1, 1, 1};
 	uint32_t n = f->nreg ? f->nreg : 1;
@@ -832,7 +882,8 @@ budgetroles(Func *f, Roles *R, Buf *why)
 	if (targets(f, &F)) {
 		bprintf(why, "%s: a branch this cannot follow\n", f->name);
 		rc = -1;
-	}
+	} else if (callsok(m, f, 0, why))
+		rc = -1;
 	/* what the paths tell of the predicates narrows the paths: to a
 	 * fixed point (each round knows more; what a wider round knew
 	 * stays true on a narrower one) */
@@ -903,10 +954,10 @@ budgetneed(const Roles *R, const int *vals)
 /* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
  * written).  0 when they fit; -1 with the reason in why. */
 int
-budgetfit(Func *f, const int *vals, Buf *why)
+budgetfit(Module *m, Func *f, const int *vals, Buf *why)
 {
 	Roles R;
-	int v[Maxroles], rc = budgetroles(f, &R, why);
+	int v[Maxroles], rc = budgetroles(m, f, &R, why);
 
 	for (uint32_t i = 0, k = 0; !rc && i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
