@@ -790,17 +790,26 @@ learnpaths(Func *f, Kn *K, Back *W, uint32_t *ndef)
  * its role's count says (a .func may hold setmaxnreg; ptxas takes it).
  * So every call must go to a function of m whose body, and what it
  * calls in turn, runs none, or to one of CUDA's system calls, which
- * CUTLASS's kernels call for printf.  -1 with the reason in why. */
+ * CUTLASS's kernels call for printf.  An instruction the opcode table
+ * does not know may be a branch or a setmaxnreg of a newer PTX.  -1
+ * with the reason in why. */
 static const char *const syscalls[] = {"vprintf", "malloc", "free",
 	"__assertfail"};
 
 static int
-callsok(Module *m, Func *f, int depth, Buf *why)
+ownsites(Module *m, Func *f, int depth, Buf *why)
 {
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || (s->op != Ocall && s->op != Osetmaxnreg))
+		if (s->kind != Sins || (s->op != Ocall && s->op != Osetmaxnreg
+		&& s->op != Ounknown))
 			continue;
+		if (s->op == Ounknown) {
+			if (!depth)
+				bprintf(why, "%s: line %u: an instruction this "
+					"does not know\n", f->name, s->pos.line);
+			return -1;
+		}
 		if (s->op == Osetmaxnreg) {
 			if (depth)
 				goto bad;       /* in a callee */
@@ -822,7 +831,7 @@ callsok(Module *m, Func *f, int depth, Buf *why)
 			sys |= !strcmp(t->s, syscalls[k]);
 		if (sys)
 			continue;
-		if (!g || callsok(m, g, depth + 1, why))
+		if (!g || ownsites(m, g, depth + 1, why))
 			goto bad;
 		continue;
 bad:
@@ -882,7 +891,7 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	if (targets(f, &F)) {
 		bprintf(why, "%s: a branch this cannot follow\n", f->name);
 		rc = -1;
-	} else if (callsok(m, f, 0, why))
+	} else if (ownsites(m, f, 0, why))
 		rc = -1;
 	/* what the paths tell of the predicates narrows the paths: to a
 	 * fixed point (each round knows more; what a wider round knew
