@@ -85,7 +85,7 @@ budget(Module *m, Func *f, int step, int rank)
 	uint32_t n = budgetsites(f, s, v, Maxsite);
 	Buf why = {0};
 
-	if (!n || rank < 0 || rank >= (int)n || budgetfit(m, f, 0, &why)) {
+	if (!n || rank < 0 || rank >= (int)n || budgetfit(m, f, 0, 0, &why)) {
 		free(why.p);
 		return 0;
 	}
@@ -116,7 +116,7 @@ budget(Module *m, Func *f, int step, int rank)
 	int fits = 0;
 	for (int tries = 0; tries < 64 && !fits; tries++) {
 		why.n = 0;
-		if ((fits = !budgetfit(m, f, w, &why)))
+		if ((fits = !budgetfit(m, f, w, v, &why)))
 			break;
 		int dn = -1;
 		for (uint32_t i = 0; i < n; i++)
@@ -155,7 +155,7 @@ budgetset(Module *m, Func *f, const short *vals, int n)
 		return 0;
 	for (int i = 0; i < n; i++)
 		w[i] = vals[i];
-	int fits = !budgetfit(m, f, w, &why);
+	int fits = !budgetfit(m, f, w, v, &why);
 	free(why.p);
 	for (int i = 0; fits && i < n; i++)
 		if (w[i] != v[i]) {

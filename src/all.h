@@ -848,12 +848,16 @@ uint32_t budgetsites(Func *, Stmt **s, int *v, uint32_t max);
 void vwrites(const Stmt *, void (*fn)(void *, int32_t), void *arg);
 
 /* ---- vbudget.c ---- */
-int budgetfit(Module *, Func *, const int *vals, Buf *why);
+int budgetfit(Module *, Func *, const int *vals, const int *ref,
+	Buf *why);
 /* vbudget.c: the warps each setmaxnreg may reach, for many count vectors */
 enum { Maxroles = 64 };
 typedef struct Roles {
 	int nsite, nw;
 	long entry, cap;       /* a warp's count at launch; the CTA's pool */
+	long pool;             /* what an SM gives a CTA: 65536 / CTAs */
+	int fewer;             /* .maxntid, not .reqntid: a launch may
+	                        * have fewer warps */
 	uint64_t reach[Maxroles];      /* per setmaxnreg, the warps */
 	uint32_t line[Maxroles];
 } Roles;

@@ -46,6 +46,7 @@ typedef struct Bk {
 	Stmt *s[Bmax];          /* its setmaxnreg */
 	int n;
 	Roles R;
+	int orig[Bmax];         /* the pick's counts, */
 	int base[Bmax];         /* the best counts so far, */
 	Fig fb;                 /* their figures */
 	int moved;              /* base is not the pick's own */
@@ -88,6 +89,7 @@ isolate(Optreq *o, const char *src, size_t n, const Pipe *p, Str kname,
 		&& !strcmp(B->m->item[i].fn->name, kname))
 			f = B->m->item[i].fn;
 	B->n = f ? (int)budgetsites(f, B->s, B->base, Bmax) : 0;
+	memcpy(B->orig, B->base, sizeof B->orig);
 	for (int i = 0; i < B->n; i++)
 		if (B->base[i] % 8 || B->base[i] < 24 || B->base[i] > 256)
 			f = 0;
@@ -192,7 +194,7 @@ candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
 		x->b = bi;
 		Buf why = {0};
 		int bad = fitted(B, order, want[q].by, want[q].nu, hurt, x->w)
-			|| budgetfit(B->m, B->f, x->w, &why);     /* what budgetset asks */
+			|| budgetfit(B->m, B->f, x->w, B->orig, &why);
 		free(why.p);
 		if (bad)
 			continue;

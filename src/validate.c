@@ -315,7 +315,21 @@ budgets(Module *mb, Func *fa, Func *fb, Str **saved, Buf *why)
 			|| (sa[k]->opd[0].s != sb[k]->opd[0].s
 			&& (!sa[k]->opd[0].s || !sb[k]->opd[0].s
 			|| strcmp(sa[k]->opd[0].s, sb[k]->opd[0].s))));
-	if (changed && budgetfit(mb, fb, 0, why)) {
+	/* A's counts, against which a launch of fewer warps is judged */
+	int *ref = xmalloc(na * sizeof *ref), plain = 1;
+	for (uint32_t k = 0; k < na; k++) {
+		Opnd *o = sa[k]->nop ? &sa[k]->opd[0] : 0;
+		char *end = 0;
+		ref[k] = o && o->kind == Pint && !o->nsub && !o->minus
+			? (int)strtol(o->s, &end, 10) : 0;
+		plain &= end && !*end;
+	}
+	if (changed && !plain)
+		bprintf(why, "%s: a setmaxnreg count of the original is not "
+			"a plain number\n", fa->name);
+	int bad = changed && (!plain || budgetfit(mb, fb, 0, ref, why));
+	free(ref);
+	if (bad) {
 		free(sa);
 		free(sb);
 		return -1;

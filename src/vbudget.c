@@ -855,7 +855,8 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	uint32_t n = f->nreg ? f->nreg : 1;
 	int rc = 0;
 
-	if (!perfint(f, ".reqntid", t) && !perfint(f, ".maxntid", t)) {
+	R->fewer = !perfint(f, ".reqntid", t);
+	if (R->fewer && !perfint(f, ".maxntid", t)) {
 		bprintf(why, "%s: no .reqntid or .maxntid: the warps of a "
 			"CTA are not known\n", f->name);
 		return -1;
@@ -885,7 +886,7 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < R->entry)
 		R->entry = mx[0] / 8 * 8;
 	/* the CTA's pool: what its warps were launched with */
-	R->cap = 65536 / k[0];
+	R->pool = R->cap = 65536 / k[0];
 	if (32 * nw * R->entry < R->cap)
 		R->cap = 32 * nw * R->entry;
 	if (targets(f, &F)) {
@@ -942,15 +943,15 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	return rc;
 }
 
-/* The registers the warps of R hold with counts vals: each warp at the
- * largest count it may reach (a warp that reaches none keeps what it
- * was launched with). */
-long
-budgetneed(const Roles *R, const int *vals)
+/* The registers warps 0 .. nw - 1 of R hold with counts vals: each
+ * at the largest count it may reach (a warp that reaches none keeps
+ * what it was launched with). */
+static long
+needto(const Roles *R, const int *vals, int nw)
 {
 	long sum = 0;
 
-	for (int w = 0; w < R->nw; w++) {
+	for (int w = 0; w < nw; w++) {
 		long b = -1;
 		for (int s = 0; s < R->nsite; s++)
 			if ((R->reach[s] >> w & 1) && vals[s] > b)
@@ -960,10 +961,58 @@ budgetneed(const Roles *R, const int *vals)
 	return sum;
 }
 
+/* The registers all the warps of R hold with counts vals. */
+long
+budgetneed(const Roles *R, const int *vals)
+{
+	return needto(R, vals, R->nw);
+}
+
+/* Some warp of [lo, hi) of R may run a setmaxnreg. */
+static int
+anysite(const Roles *R, int lo, int hi)
+{
+	for (int s = 0; s < R->nsite; s++)
+		for (int w = lo; w < hi; w++)
+			if (R->reach[s] >> w & 1)
+				return 1;
+	return 0;
+}
+
+/* A launch of fewer warps than .maxntid allows: where the counts ref
+ * (as the input has them) fit the first nw warps, vals must too, or the
+ * rewrite hangs a launch the input ran.  (Where ref does not fit, the
+ * input itself waits forever there: CUTLASS's kernels at most sizes.)
+ * A launch that cuts a warpgroup some warp of which runs setmaxnreg is
+ * none the input runs: the PTX ISA wants every warp of the warpgroup to
+ * run it.  -1 with the reason in why. */
+static int
+fewerfit(Func *f, const Roles *R, const int *vals, const int *ref,
+	Buf *why)
+{
+	for (int nw = 1; R->fewer && ref && nw < R->nw; nw++) {
+		long cap = 32L * nw * R->entry < R->pool
+			? 32L * nw * R->entry : R->pool;
+		if (nw % 4 && anysite(R, nw / 4 * 4, nw))
+			continue;
+		long need = needto(R, vals, nw);
+		if (needto(R, ref, nw) <= cap && need > cap) {
+			bprintf(why, "%s: launched with %d threads (.maxntid "
+				"allows it), budgets need %ld registers, the "
+				"CTA holds %ld, where as written they fit\n",
+				f->name, 32 * nw, need, cap);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
- * written).  0 when they fit; -1 with the reason in why. */
+ * written), against ref, the counts of the input (NULL: none to compare
+ * with, for launches of fewer warps).  0 when they fit; -1 with the
+ * reason in why. */
 int
-budgetfit(Module *m, Func *f, const int *vals, Buf *why)
+budgetfit(Module *m, Func *f, const int *vals, const int *ref, Buf *why)
 {
 	Roles R;
 	int v[Maxroles], rc = budgetroles(m, f, &R, why);
@@ -989,5 +1038,5 @@ budgetfit(Module *m, Func *f, const int *vals, Buf *why)
 			R.cap);
 		rc = -1;
 	}
-	return rc;
+	return rc ? rc : fewerfit(f, &R, v, ref, why);
 }
