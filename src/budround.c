@@ -52,6 +52,7 @@ typedef struct Bk {
 	int moved;              /* base is not the pick's own */
 	Var keep;               /* base's run, when moved */
 	int live;
+	int pairs;              /* no count alone 8 up helped: try pairs */
 	long up[Bmax], down[Bmax];      /* the probes' spill, -1 none */
 } Bk;
 
@@ -256,6 +257,90 @@ probe(Optreq *o, Bk *B, int nb, Kern *k, int d, Bv *bv, Var *sv,
 	return q;
 }
 
+/* For each kernel with vectors among cv[0..nc) (asked, answers in sv):
+ * the one that spills least, where less than its base, becomes its base
+ * (the kernel stays live while it spills); a kernel none of whose
+ * vectors helps is done. */
+static void
+takebest(Optreq *o, Bk *B, int nb, Kern *k, Bv *cv, Var *sv, int nc)
+{
+	for (int b = 0; b < nb; b++) {
+		int bj = -1, had = 0;
+		Fig bf = B[b].fb;
+		for (int j = 0; j < nc; j++) {
+			if (cv[j].b != b)
+				continue;
+			had = 1;
+			Fig g = figure(&sv[j], k[B[b].ki].name);
+			if (g.ok && g.spill < bf.spill
+			&& better(g, bf, o->unserial))
+				bj = j, bf = g;
+		}
+		if (!had)
+			continue;
+		if (bj < 0) {
+			B[b].live = 0;
+			continue;
+		}
+		if (B[b].moved)
+			varfree(o->nvdisasm != 0, &B[b].keep);
+		B[b].keep = sv[bj];
+		sv[bj] = (Var){0};
+		B[b].moved = 1;
+		B[b].fb = bf;
+		memcpy(B[b].base, cv[bj].w, sizeof B[b].base);
+		B[b].live = bf.spill > 0;
+	}
+	for (int j = 0; j < nc; j++)
+		if (sv[j].path[0])
+			varfree(o->nvdisasm != 0, &sv[j]);
+}
+
+/* Pairs, one count 8 up and another 8 down, that fit the pool, for the
+ * kernels where no count alone 8 up spilled less (B[].pairs): ptxas is
+ * not monotone in them.  On CUTLASS 77's MLA forward #21, as this
+ * session's remat leaves it (8 bytes at 96/24/184/48/48/48), no count
+ * alone 8 up or down spills less, and 104/24/176/48/48/48 spills none
+ * (bench/RESULTS.md, fortieth session).  Returns how many ptxas ran. */
+static int
+pairs(Optreq *o, Bk *B, int nb, Kern *k, const char *dir,
+	const char *ptxas, int *seq)
+{
+	int most = 0, q = 0;
+
+	for (int b = 0; b < nb; b++)
+		most += B[b].pairs ? B[b].n * (B[b].n - 1) : 0;
+	if (!most)
+		return 0;
+	Bv *cv = calloc((size_t)most, sizeof *cv);
+	Var *sv = calloc((size_t)most, sizeof *sv);
+	for (int b = 0; b < nb; b++)
+		for (int i = 0; B[b].pairs && i < B[b].n; i++)
+			for (int j = 0; j < B[b].n; j++) {
+				Bv *x = &cv[q];
+				Buf why = {0};
+				memcpy(x->w, B[b].base, sizeof x->w);
+				x->b = b;
+				x->w[i] += 8;
+				x->w[j] -= 8;
+				if (i == j || x->w[i] > 256 || x->w[j] < 24)
+					continue;
+				int bad = budgetfit(B[b].m, B[b].f, x->w,
+					B[b].orig, &why);
+				free(why.p);
+				q += !bad;
+			}
+	if (q) {
+		ask(o, B, cv, q, sv, dir, ptxas, seq);
+		takebest(o, B, nb, k, cv, sv, q);
+	}
+	for (int b = 0; b < nb; b++)
+		B[b].pairs = 0;
+	free(cv);
+	free(sv);
+	return q;
+}
+
 /* Appends to v[nv..] and var[nv..] (room at most) each kernel's
  * counts that ptxas answers with less spill than its pick; returns how
  * many. */
@@ -318,45 +403,29 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 			for (int s = 0; B[b].live && s < B[b].n; s++)
 				needy |= B[b].up[s] >= 0
 					&& B[b].up[s] < B[b].fb.spill;
+			B[b].pairs = B[b].live && !needy;
 			B[b].live = B[b].live && needy;
 		}
 		if (!q)
 			break;
 		q = probe(o, B, nb, k, -8, bv, sv, dir, ptxas, &seq);
 		int nc = 0;
-		Bv *cv = bv;
 		for (int b = 0; b < nb; b++)
-			if (B[b].live)
-				nc += candidates(&B[b], B[b].up, B[b].down,
-					cv + nc, b);
-		if (!nc)
-			break;
-		ask(o, B, cv, nc, sv, dir, ptxas, &seq);
-		for (int b = 0; b < nb; b++) {
-			int bj = -1;
-			Fig bf = B[b].fb;
-			for (int j = 0; j < nc; j++) {
-				Fig g = figure(&sv[j], k[B[b].ki].name);
-				if (cv[j].b == b && g.ok && g.spill < bf.spill
-				&& better(g, bf, o->unserial))
-					bj = j, bf = g;
+			if (B[b].live) {
+				int c = candidates(&B[b], B[b].up, B[b].down,
+					bv + nc, b);
+				B[b].live = c > 0;
+				nc += c;
 			}
-			if (bj < 0) {
-				B[b].live = 0;
-				continue;
-			}
-			if (B[b].moved)
-				varfree(o->nvdisasm != 0, &B[b].keep);
-			B[b].keep = sv[bj];
-			sv[bj] = (Var){0};
-			B[b].moved = 1;
-			B[b].fb = bf;
-			memcpy(B[b].base, cv[bj].w, sizeof B[b].base);
-			B[b].live = bf.spill > 0;
+		if (nc) {
+			ask(o, B, bv, nc, sv, dir, ptxas, &seq);
+			takebest(o, B, nb, k, bv, sv, nc);
 		}
-		for (int j = 0; j < nc; j++)
-			if (sv[j].path[0])
-				varfree(o->nvdisasm != 0, &sv[j]);
+		/* after the step's own vectors, whose probes were of the
+		 * base these move */
+		int np = pairs(o, B, nb, k, dir, ptxas, &seq);
+		if (!nc && !np)
+			break;
 	}
 	for (int b = 0; b < nb; b++) {
 		char w[96];
