@@ -84,8 +84,11 @@ budget(Module *m, Func *f, int step, int rank)
 	int v[Maxsite], w[Maxsite], over[Maxsite];
 	uint32_t n = budgetsites(f, s, v, Maxsite);
 	Buf why = {0};
+	Roles R;
 
-	if (!n || rank < 0 || rank >= (int)n || budgetfit(m, f, 0, 0, &why)) {
+	/* the roles once: the counts tried below do not change them */
+	if (!n || rank < 0 || rank >= (int)n || budgetroles(m, f, &R, &why)
+	|| budgetcheck(f, &R, 0, 0, &why)) {
 		free(why.p);
 		return 0;
 	}
@@ -116,7 +119,7 @@ budget(Module *m, Func *f, int step, int rank)
 	int fits = 0;
 	for (int tries = 0; tries < 64 && !fits; tries++) {
 		why.n = 0;
-		if ((fits = !budgetfit(m, f, w, v, &why)))
+		if ((fits = !budgetcheck(f, &R, w, v, &why)))
 			break;
 		int dn = -1;
 		for (uint32_t i = 0; i < n; i++)

@@ -862,6 +862,8 @@ typedef struct Roles {
 	uint32_t line[Maxroles];
 } Roles;
 int budgetroles(Module *, Func *, Roles *, Buf *why);
+int budgetcheck(Func *, const Roles *, const int *vals, const int *ref,
+	Buf *why);
 long budgetneed(const Roles *, const int *vals);
 
 /* ---- vcopy.c ---- */

@@ -15,7 +15,7 @@
  * other count alone 8 down; then a few vectors that raise the counts
  * whose probe spilled less and take what that costs from the counts
  * whose probe hurt least, each proven to fit (budgetneed, the
- * validator's own arithmetic, then budgetfit).  The best becomes the
+ * validator's own arithmetic, then budgetcheck).  The best becomes the
  * base of the next step while it spills less: one step for a refining
  * round of 2 or 3, two for 4 or 5, Bsteps from 6 (opt's default); none
  * below 2, where a search is kept short (CI's corpus checks: on CUTLASS
@@ -195,7 +195,7 @@ candidates(Bk *B, const long *up, const long *down, Bv *c, int bi)
 		x->b = bi;
 		Buf why = {0};
 		int bad = fitted(B, order, want[q].by, want[q].nu, hurt, x->w)
-			|| budgetfit(B->m, B->f, x->w, B->orig, &why);
+			|| budgetcheck(B->f, &B->R, x->w, B->orig, &why);
 		free(why.p);
 		if (bad)
 			continue;
@@ -325,8 +325,8 @@ pairs(Optreq *o, Bk *B, int nb, Kern *k, const char *dir,
 				x->w[j] -= 8;
 				if (i == j || x->w[i] > 256 || x->w[j] < 24)
 					continue;
-				int bad = budgetfit(B[b].m, B[b].f, x->w,
-					B[b].orig, &why);
+				int bad = budgetcheck(B[b].f, &B[b].R,
+					x->w, B[b].orig, &why);
 				free(why.p);
 				q += !bad;
 			}

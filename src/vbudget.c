@@ -1007,17 +1007,17 @@ fewerfit(Func *f, const Roles *R, const int *vals, const int *ref,
 	return 0;
 }
 
-/* Budgets of f checked with vals[k] for its k-th setmaxnreg (NULL: as
- * written), against ref, the counts of the input (NULL: none to compare
- * with, for launches of fewer warps).  0 when they fit; -1 with the
- * reason in why. */
+/* Budgets of f, whose roles are R, checked with vals[k] for its k-th
+ * setmaxnreg (NULL: as written), against ref, the counts of the input
+ * (NULL: none to compare with, for launches of fewer warps).  0 when
+ * they fit; -1 with the reason in why. */
 int
-budgetfit(Module *m, Func *f, const int *vals, const int *ref, Buf *why)
+budgetcheck(Func *f, const Roles *R, const int *vals, const int *ref,
+	Buf *why)
 {
-	Roles R;
-	int v[Maxroles], rc = budgetroles(m, f, &R, why);
+	int v[Maxroles], rc = 0;
 
-	for (uint32_t i = 0, k = 0; !rc && i < f->nstmt; i++) {
+	for (uint32_t i = 0, k = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Osetmaxnreg)
 			continue;
@@ -1031,12 +1031,22 @@ budgetfit(Module *m, Func *f, const int *vals, const int *ref, Buf *why)
 		}
 		v[k++] = (int)x;
 	}
-	long sum = rc ? 0 : budgetneed(&R, v);
-	if (!rc && sum > R.cap) {
+	long sum = rc ? 0 : budgetneed(R, v);
+	if (!rc && sum > R->cap) {
 		bprintf(why, "%s: budgets need %ld registers, the CTA holds "
 			"%ld: setmaxnreg.inc would wait forever\n", f->name, sum,
-			R.cap);
+			R->cap);
 		rc = -1;
 	}
-	return rc ? rc : fewerfit(f, &R, v, ref, why);
+	return rc ? rc : fewerfit(f, R, v, ref, why);
+}
+
+/* budgetcheck on f's roles, found here. */
+int
+budgetfit(Module *m, Func *f, const int *vals, const int *ref, Buf *why)
+{
+	Roles R;
+
+	return budgetroles(m, f, &R, why) ? -1
+		: budgetcheck(f, &R, vals, ref, why);
 }
