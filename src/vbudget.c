@@ -559,6 +559,14 @@ valof(Back *W, int32_t a, uint32_t i, int w, int depth, long *v)
 		? valat(W, a, i, w, depth + 1, v) : -1;
 }
 
+/* s copies its source: a mov, or a broadcast (shfl.idx) */
+static int
+copyop(const Stmt *s)
+{
+	return (s->op == Omov && s->nop == 2)
+		|| (s->op == Oshfl && hasmod(s, ".idx"));
+}
+
 /* The register statement s writes that evaldef could take, with the
  * register it reads into *a (-1: none, an immediate); -1 for none. */
 static int32_t
@@ -579,8 +587,7 @@ shape(Stmt *s, int32_t *a)
 	if (!isreg(&s->opd[1]))
 		return -1;
 	*a = s->opd[1].reg;
-	if ((s->op == Omov && s->nop == 2) || (s->op == Oshfl
-	&& hasmod(s, ".idx")))
+	if (copyop(s))
 		return o->reg;
 	return s->nop == 3 && (imm(&s->opd[2], &ok), ok) ? o->reg : -1;
 }
@@ -631,35 +638,24 @@ static int
 evaldef(Back *W, uint32_t j, int32_t r, int w, int depth, long *v)
 {
 	Stmt *s = &W->f->stmt[j];
-	Opnd *o = s->nop ? &s->opd[0] : 0;
+	int32_t a;
 	int ok;
 
-	if (s->kind != Sins || s->guard || s->nop < 2)
+	if (shape(s, &a) != r)
 		return -1;
-	if (o->kind == Ppair && s->op == Oshfl && o->nsub == 2)
-		o = &o->sub[0];
-	if (!isreg(o) || o->reg != r)
-		return -1;
-	Opnd *a = &s->opd[1];
-	if (s->op == Omov && s->nop == 2) {
-		long x = imm(a, &ok);
+	if (a < 0) {                    /* mov of an immediate */
+		long x = imm(&s->opd[1], &ok);
 		int uns = 0, bits = width(s, &uns);
-		if (ok && bits) {
-			*v = typed(x, bits, uns);
-			return 0;
-		}
+		if (!bits)
+			return -1;
+		*v = typed(x, bits, uns);
+		return 0;
 	}
-	if (!isreg(a))
-		return -1;
-	if ((s->op == Omov && s->nop == 2) || (s->op == Oshfl
-	&& hasmod(s, ".idx")))
-		return valof(W, a->reg, j, w, depth, v);
-	long k = s->nop == 3 ? imm(&s->opd[2], &ok) : (ok = 0);
-	long x;
-	if (!ok || valof(W, a->reg, j, w, depth, &x))
-		return -1;
+	if (copyop(s))                  /* a copy or broadcast */
+		return valof(W, a, j, w, depth, v);
+	long k = imm(&s->opd[2], &ok), x;
 	int bits, uns;
-	if (!arithok(s, &k, &bits, &uns))
+	if (valof(W, a, j, w, depth, &x) || !arithok(s, &k, &bits, &uns))
 		return -1;
 	*v = arith1(s, x, k, bits, uns);
 	return 0;
