@@ -308,6 +308,16 @@ region(Func *f, Dag *g, void *arg)
 	}
 }
 
+/* The first setmaxnreg, where the warp roles part, or 0: none. */
+static uint32_t
+firstsplit(Func *f)
+{
+	for (uint32_t i = 0; i < f->nstmt; i++)
+		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
+			return i;
+	return 0;
+}
+
 /* The reads inside each outermost { } scope (inline asm, which no
  * region holds) as reads at its {: a copy goes before the scope, where
  * the scope's own names are not yet declared.  CuTe DSL waits on an
@@ -325,9 +335,7 @@ scopereads(Func *f, Rm *r)
 	/* only what the prologue computes, the same in every thread (as
 	 * remat=roles): copies of everything scopes read took that kernel
 	 * from 32 bytes of spill to 104 */
-	for (uint32_t i = 0; i < f->nstmt && !r->split; i++)
-		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
-			r->split = i;
+	r->split = firstsplit(f);
 	for (uint32_t i = 0; r->split && i < f->nstmt; i++) {
 		if (f->stmt[i].kind != Sopen || r->scope[i] >= 0)
 			continue;
@@ -603,9 +611,7 @@ remat(Module *m, Func *f, int mode, const uint32_t *lines)
 	size_t n = f->nreg ? f->nreg : 1;
 	int roles = mode == Rroles;
 
-	for (uint32_t i = 0; roles && i < f->nstmt && !r.split; i++)
-		if (f->stmt[i].kind == Sins && f->stmt[i].op == Osetmaxnreg)
-			r.split = i;
+	r.split = roles ? firstsplit(f) : 0;
 	if (roles && !r.split)          /* no roles: nothing to do */
 		return 0;
 	r.def = xmalloc(n * sizeof *r.def);
