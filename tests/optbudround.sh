@@ -12,17 +12,12 @@
 set -u
 px=$1 top=$2
 . "$top/tests/needptxas.sh"
+. "$top/tests/budtook.sh"
 in=$top/tests/opt/wsbudround.ptx
 bad=0
 "$px" opt "$in" --tries 2 --refine 2 -j 2 -o "$tmp/o1.ptx" >"$tmp/log1" 2>&1 \
 	|| { cat "$tmp/log1"; exit 1; }
-grep -q "32->0 .*none,budget=24/240$" "$tmp/log1" \
-	|| { echo "FAIL: not 32 -> 0 bytes by budget=24/240"; bad=1; }
-grep -q "setmaxnreg.dec.sync.aligned.u32 24;" "$tmp/o1.ptx" \
-	&& grep -q "setmaxnreg.inc.sync.aligned.u32 240;" "$tmp/o1.ptx" \
-	|| { echo "FAIL: the output's counts are not 24 and 240"; bad=1; }
-"$px" validate "$in" "$tmp/o1.ptx" >"$tmp/v1" 2>&1 \
-	|| { echo "FAIL: the output is not proven"; cat "$tmp/v1"; bad=1; }
+budtook "$tmp/log1" "$tmp/o1.ptx" "$in" "32->0 .*none,budget=24/240$" 24 240
 "$px" opt "$in" --tries 2 --refine 2 -j 1 -o "$tmp/o2.ptx" >"$tmp/log2" 2>&1
 cmp -s "$tmp/o1.ptx" "$tmp/o2.ptx" || { echo "FAIL: -j 1 writes another output"; bad=1; }
 for r in 0 1; do
