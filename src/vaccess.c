@@ -215,18 +215,39 @@ vwrites(const Stmt *s, void (*fn)(void *, int32_t), void *arg)
 		eachreg(&s->opd[k], fn, arg);
 }
 
+static uint32_t
+nregs(const Opnd *o)
+{
+	uint32_t n = o->kind == Preg && o->reg >= 0;
+
+	for (uint32_t i = 0; i < o->nsub; i++)
+		n += nregs(&o->sub[i]);
+	return n;
+}
+
+/* What s reads and writes, in one block sized first (accfree gives
+ * it back): the proof asks it of most statements more than once, and
+ * two lists grown a push at a time were two mallocs and a realloc or
+ * more each time. */
 void
 vaccess(Stmt *s, Acc *a)
 {
-	Iv d = {0}, u = {0};
-	uint32_t first = 0;
 	Defs w = opdefs(s);
+	uint32_t first = s->nop && s->opd[0].kind != Paddr
+		&& (w == D0 || w == D0U), nd = 0, nu = 0;
 
-	if (s->nop && s->opd[0].kind != Paddr && (w == D0 || w == D0U)) {
+	if (first)
+		nd = nregs(&s->opd[0]);
+	for (uint32_t i = first; i < s->nop; i++)
+		nu += nregs(&s->opd[i]);
+	nu += (w == D0U) * nd + (s->guard ? nregs(s->guard) + nd : 0);
+	int32_t *v = xmalloc((nd + nu + 1) * sizeof *v);
+	Iv d = {v, 0, nd}, u = {v + nd, 0, nu};  /* room enough: no growth */
+
+	if (first) {
 		vcollect(&s->opd[0], &d);
 		if (w == D0U)
 			vcollect(&s->opd[0], &u);
-		first = 1;
 	}
 	for (uint32_t i = first; i < s->nop; i++)
 		vcollect(&s->opd[i], &u);
@@ -241,6 +262,13 @@ vaccess(Stmt *s, Acc *a)
 	a->nuse = u.n;
 	a->eff = veffect(s);
 	a->space = space(s);
+}
+
+void
+accfree(Acc *a)
+{
+	free(a->def);           /* use lies in the same block */
+	a->def = a->use = 0;
 }
 
 /* ---- fixed statements ---- */
@@ -372,23 +400,36 @@ marks(Buf *b, Opnd *o, const uint8_t *sc)
 Str
 vtext(Func *f, Stmt *s)
 {
-	Buf b = {0};
-	Str r;
+	static Buf b;   /* kept: a Buf's first growth is a 4 KB malloc */
+	Str r, *memo = 0;
+	Vscoped *v = vscoped[0].f == f ? &vscoped[0]
+		: vscoped[1].f == f ? &vscoped[1] : 0;
+	uintptr_t at = (uintptr_t)s - (uintptr_t)f->stmt;
 
+	/* body() asks a statement's text in several of its proofs
+	 * (segments, loop chains, constants): each of f's is printed once,
+	 * into one buffer kept (with the memo, `validate` on CUTLASS's
+	 * file spends 0.71 G instructions here, 1.11 G before;
+	 * bench/RESULTS-trust.md, forty-first session).  A statement not
+	 * in f's array (a copy) is printed each time. */
+	if (v && v->memo && at < (uintptr_t)f->nstmt * sizeof *s) {
+		memo = &v->memo[at / sizeof *s];
+		if (*memo)
+			return *memo;
+	}
+	b.n = 0;
 	printstmt(&b, f, s);
-	for (int k = 0; k < 2 && s->kind == Sins; k++)
-		if (vscoped[k].f == f) {
-			if (s->guard)
-				marks(&b, s->guard, vscoped[k].sc);
-			for (uint32_t j = 0; j < s->nop; j++)
-				marks(&b, &s->opd[j], vscoped[k].sc);
-			break;          /* A against itself: marked once */
-		}
+	if (v && s->kind == Sins) {     /* A against itself: marked once */
+		if (s->guard)
+			marks(&b, s->guard, v->sc);
+		for (uint32_t j = 0; j < s->nop; j++)
+			marks(&b, &s->opd[j], v->sc);
+	}
 	r = intern(b.p ? b.p : "", b.n);
-	free(b.p);
+	if (memo)
+		*memo = r;
 	return r;
 }
-
 
 int
 vfail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
@@ -454,7 +495,6 @@ vasyncwrite(Stmt *s, const uint8_t *tm)
 	vaccess(s, &a);
 	for (uint32_t k = 0; k < a.ndef; k++)
 		hit |= tm[a.def[k]] != 0;
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	return hit;
 }

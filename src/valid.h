@@ -95,7 +95,11 @@ typedef struct Up { Cand *v; uint32_t n, cap; } Up;
  * are many (64 converts in Triton's softmax), the run is one */
 typedef struct Closed { uint32_t lo, hi; int ok; } Closed;
 
-typedef struct Vscoped { const Func *f; const uint8_t *sc; } Vscoped;
+typedef struct Vscoped {
+	const Func *f;
+	const uint8_t *sc;
+	Str *memo;      /* vtext of each statement of f, once asked */
+} Vscoped;
 extern Vscoped vscoped[2];    /* what body() compares: vtext marks
                                * their scope-declared registers */
 extern int vparamaddr;        /* see vaccess.c */
@@ -107,6 +111,7 @@ int vtakesparam(const Func *f);
 int vmemorder(Acc *a, Acc *b);
 void vcollect(Opnd *o, Iv *v);
 void vaccess(Stmt *s, Acc *a);
+void accfree(Acc *a);
 uint8_t *vbranchtargets(Func *f);
 int vptrcmp(const void *, const void *);
 uint8_t *vmovables(Func *f);

@@ -88,8 +88,9 @@ bodiesopen(Bodies *w, Func *fa, Func *fb, Buf *why)
 	*w = (Bodies){.fa = fa, .fb = fb, .why = why};
 	/* first: every text below (constants' too) knows the scopes */
 	w->sca = vscopedregs(fa), w->scb = vscopedregs(fb);
-	vscoped[0].f = fa, vscoped[0].sc = w->sca;
-	vscoped[1].f = fb, vscoped[1].sc = w->scb;
+	vscoped[0] = (Vscoped){fa, w->sca, calloc(fa->nstmt + 1, sizeof(Str))};
+	vscoped[1] = (Vscoped){fb, w->scb, fb == fa ? vscoped[0].memo
+		: calloc(fb->nstmt + 1, sizeof(Str))};
 	vparamaddr = !fa->entry && (vtakesparam(fa) || vtakesparam(fb));
 	w->ma = vmovables(fa), w->mb = vmovables(fb);
 	w->writes = vwritecount(fa, 0);
@@ -119,8 +120,7 @@ bodiesclose(Bodies *w)
 	free(w->wx);
 	free(w->pend.v);
 	for (uint32_t k = 0; k < w->up.n; k++) {
-		free(w->up.v[k].x.def);
-		free(w->up.v[k].x.use);
+		accfree(&w->up.v[k].x);
 	}
 	free(w->up.v);
 	free(w->astart);
@@ -140,7 +140,10 @@ bodiesclose(Bodies *w)
 	domfree(w->adom);
 	free(w->kload);
 	free(w->konst);
-	vscoped[0].f = vscoped[1].f = 0;
+	if (vscoped[1].memo != vscoped[0].memo)
+		free(vscoped[1].memo);
+	free(vscoped[0].memo);
+	vscoped[0] = vscoped[1] = (Vscoped){0};
 	free(w->sca);
 	free(w->scb);
 }

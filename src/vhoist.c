@@ -109,8 +109,7 @@ meets(Stmt *s, const Acc *x)
 	for (uint32_t i = 0; i < a.nuse && !hit; i++)
 		for (uint32_t k = 0; k < x->ndef && !hit; k++)
 			hit = a.use[i] == x->def[k];
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	return hit;
 }
 

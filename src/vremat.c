@@ -66,8 +66,7 @@ arith(Stmt *s, uint32_t *writes, uint8_t *kreg, int *uni)
 		ok = kreg[a.use[j]] != 0;
 		*uni &= kreg[a.use[j]] == 2;
 	}
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	return ok;
 }
 
@@ -126,8 +125,7 @@ vwritecount(Func *f, uint32_t *last)
 			if (last)
 				last[a.def[j]] = i;
 		}
-		free(a.def);
-		free(a.use);
+		accfree(&a);
 	}
 	return writes;
 }
@@ -184,8 +182,7 @@ vkonstants(Func *f, uint32_t *writes, const uint8_t *tm, uint32_t *n,
 			vaccess(s, &a);
 			for (uint32_t j = 0; j < a.ndef; j++)
 				kreg[a.def[j]] = uni ? 2 : 1;
-			free(a.def);
-			free(a.use);
+			accfree(&a);
 			changed = 1;
 		}
 	}
@@ -365,8 +362,7 @@ vloopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
 		vaccess(&fa->stmt[i], &w);
 		for (uint32_t y = 0; y < w.ndef; y++)
 			site[s0[w.def[y]] + fill[w.def[y]]++] = (uint32_t)amap[i];
-		free(w.def);
-		free(w.use);
+		accfree(&w);
 	}
 	for (uint32_t k = 0; k < pd->n && !rc; k += 2) {
 		uint32_t p = pd->v[k], a = pd->v[k + 1];
@@ -384,8 +380,7 @@ vloopvalues(Func *fa, Func *fb, const int32_t *amap, const uint32_t *writes,
 				&& intact(d, (uint32_t)amap[a], p,
 				site + s0[r], s0[r + 1] - s0[r]);
 		}
-		free(u.def);
-		free(u.use);
+		accfree(&u);
 		if (!ok)
 			rc = vfail(why, fb, &fb->stmt[p], "'%s' appears in the "
 				"rewrite where what it reads may differ from "

@@ -486,8 +486,7 @@ fenced(Seg *g, uint32_t i)
 				if (a.use[j] == v.v[k])
 					rc = 1;
 		}
-		free(a.def);
-		free(a.use);
+		accfree(&a);
 	}
 	free(v.v);
 	return rc ? vfail(g->why, fb, w, "'%s' crosses a wgmma.fence, and no "
@@ -689,8 +688,7 @@ beside(Seg *g, Stmt *s, const uint8_t *r)
 		if (r[a.use[k]] & 1)
 			rc = vfail(g->why, g->fb, s, "'%s' reads what a deferred "
 				"wgmma writes before it", vtext(g->fb, s));
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	return rc;
 }
 
@@ -756,8 +754,7 @@ deferred(Seg *g)
 			r[a.use[k]] |= 2;
 		for (uint32_t k = 0; k < a.ndef; k++)
 			r[a.def[k]] |= 1;
-		free(a.def);
-		free(a.use);
+		accfree(&a);
 	}
 	for (q = g->b0; q < wait && !rc; q++)
 		if (!g->wx[q])
@@ -835,8 +832,7 @@ vsegment(Seg *g, uint8_t *mv)
 	if (!rc)
 		rc = deferred(g);
 	for (int32_t i = 0; i < n; i++) {
-		free(acc[i].def);
-		free(acc[i].use);
+		accfree(&acc[i]);
 	}
 	afree(ar);
 	free(eff);

@@ -157,8 +157,7 @@ group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r,
 		int e = veffect(s);
 		int skip = !take && loose && (e == Enone || e == Eread
 			|| e == Ewrite) && apartfrom(&a, w, r);
-		free(a.def);
-		free(a.use);
+		accfree(&a);
 		if (skip)
 			continue;
 		if (!take || (j == i ? 0 : !waited))
@@ -303,8 +302,7 @@ linreg(Vs *v, uint32_t lo, uint32_t pos, int32_t r, Lin *l, int depth)
 		vaccess(s, &a);
 		if (hasreg(&a, r, 1))
 			d = j;
-		free(a.def);
-		free(a.use);
+		accfree(&a);
 		a = (Acc){0};
 	}
 	if (d < 0 && depth < Maxdepth) {
@@ -624,8 +622,7 @@ spmdwhy(Vs *v)
 			for (uint32_t k = 0; k < a.ndef && bad; k++)
 				if (!nonuni[a.def[k]])
 					nonuni[a.def[k]] = 1, ch = 1;
-			free(a.def);
-			free(a.use);
+			accfree(&a);
 		}
 		uint8_t *d = calloc(nb + 1, 1);
 		if (divergent(v, nonuni, sc, d) < 0) {
@@ -679,8 +676,7 @@ passes(Vs *v, uint32_t j, uint32_t i, const uint8_t *gw, const uint8_t *gr,
 		ok &= !(v->tm[a.def[k]] & 1);
 	for (uint32_t k = 0; k < a.nuse; k++)
 		ok &= !(v->tm[a.use[k]] & 1);
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	if (!ok)
 		return fail(v, j, "it passes a statement that shares its "
 			"registers or another tcgen05.ld's");
@@ -823,8 +819,7 @@ samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 				gw[a.def[q]] = 1;
 			for (uint32_t q = 0; q < a.nuse; q++)
 				gr[a.use[q]] = 1;
-			free(a.def);
-			free(a.use);
+			accfree(&a);
 		}
 	}
 	free(ta);

@@ -214,8 +214,7 @@ step(Sp *p, uint32_t i, int32_t *w, uint64_t *fl, int check)
 			fl[(uint32_t)v.v[k] / 64] |= 1ull << ((uint32_t)v.v[k] % 64);
 		free(v.v);
 	}
-	free(a.def);
-	free(a.use);
+	accfree(&a);
 	return 0;
 }
 
@@ -320,10 +319,8 @@ shares(Stmt *x, Stmt *y)
 	for (uint32_t i = 0; i < a.nuse && !hit; i++)
 		for (uint32_t j = 0; j < b.ndef && !hit; j++)
 			hit = a.use[i] == b.def[j];
-	free(a.def);
-	free(a.use);
-	free(b.def);
-	free(b.use);
+	accfree(&a);
+	accfree(&b);
 	return hit;
 }
 
@@ -395,8 +392,7 @@ unsplit(Func *f)
 				continue;
 			vaccess(&f->stmt[i], &a);
 			ok = !vtmemtouch(&a, tm, 4);
-			free(a.def);
-			free(a.use);
+			accfree(&a);
 		}
 		for (uint32_t i = f1 + 1; i < f2 && ok; i++) {
 			Stmt *p = &f->stmt[i];
@@ -406,8 +402,7 @@ unsplit(Func *f)
 			Acc a = {0};
 			vaccess(p, &a);
 			ok = i > x || !vtmemtouch(&a, tm, 4);
-			free(a.def);
-			free(a.use);
+			accfree(&a);
 			for (uint32_t j = f1 + 1; j < (i < x ? i : x + 1) && ok; j++)
 				if (f->stmt[j].kind == Sins
 				&& f->stmt[j].op == Owgmma_mma_async)
