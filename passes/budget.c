@@ -44,14 +44,20 @@ budgetsites(Func *f, Stmt **s, int *v, uint32_t max)
 	return n;
 }
 
-/* Writes count v into setmaxnreg s (printed anew: dirty). */
+/* Writes count v into setmaxnreg s (printed anew: dirty), in a copy of
+ * its operands made in a: the search's variants share the input's
+ * operands (search.c, shallow), so a budget variant needs no parse of
+ * its own. */
 void
-setcount(Stmt *s, int v)
+setcount(Arena *a, Stmt *s, int v)
 {
 	char buf[16];
+	Opnd *o = alloc(a, s->nop * sizeof *o);
 
+	memcpy(o, s->opd, s->nop * sizeof *o);
 	snprintf(buf, sizeof buf, "%d", v);
-	s->opd[0].s = interns(buf);
+	o[0].s = interns(buf);
+	s->opd = o;
 	s->dirty = 1;
 }
 
@@ -136,7 +142,7 @@ budget(Module *m, Func *f, int step, int rank)
 		return 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (w[i] != v[i])
-			setcount(s[i], w[i]);
+			setcount(m->a, s[i], w[i]);
 	return 1;
 }
 
@@ -162,7 +168,7 @@ budgetset(Module *m, Func *f, const short *vals, int n)
 	free(why.p);
 	for (int i = 0; fits && i < n; i++)
 		if (w[i] != v[i]) {
-			setcount(s[i], w[i]);
+			setcount(m->a, s[i], w[i]);
 			changed++;
 		}
 	return changed;

@@ -841,7 +841,7 @@ Func *unpin(Module *, Func *f, Buf *why);
 /* ---- budget.c ---- */
 int budget(Module *, Func *, int step, int rank);
 int budgetset(Module *, Func *, const short *vals, int n);
-void setcount(Stmt *, int v);
+void setcount(Arena *, Stmt *, int v);
 uint32_t budgetsites(Func *, Stmt **s, int *v, uint32_t max);
 
 /* ---- vaccess.c ---- */

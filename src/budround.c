@@ -110,7 +110,7 @@ writecounts(Bk *B, const int *w, const char *path)
 	Buf b = {0};
 
 	for (int s = 0; s < B->n; s++)
-		setcount(B->s[s], w[s]);
+		setcount(B->m->a, B->s[s], w[s]);
 	emitlossless(&b, B->m);
 	writetmp(path, b.p ? b.p : "", b.n);
 	free(b.p);

@@ -465,15 +465,33 @@ report(Optreq *o, Kern *k, int nk, Pipe *v, int nv)
 	}
 }
 
-/* Parses src afresh and applies, to each kernel, its chosen variant. */
+/* Applies to each kernel its chosen variant: on a copy sharing orig's
+ * operands where no pick changes statements in place (the search ran
+ * them so), else on a parse of src of its own.  0 where a pick wrote
+ * into orig after all (o->noshare is then set, and orig is not to be
+ * trusted). */
 static Module *
-assemble(Optreq *o, const char *src, size_t n, Kern *k, int nk, Pipe *v)
+assemble(Optreq *o, const char *src, size_t n, Module *orig, Kern *k,
+	int nk, Pipe *v, int share)
 {
 	Diag d = {0};
-	Module *m = parse(o->in, src, n, &d);
+	uint64_t sum = 0;
+	Module *m;
 
+	share &= !o->noshare;
+	for (int i = 0; i < nk && share; i++)
+		share = !inplace(&v[k[i].best]);
+	if (share)
+		sum = asum(orig->a), m = sharedcopy(orig);
+	else
+		m = parse(o->in, src, n, &d);
 	for (int i = 0; i < nk; i++)
 		runpipe(m, &v[k[i].best], &o->sc, k[i].name);
+	if (share && !sharedok(orig, sum, "assemble")) {
+		afree(m->a);
+		o->noshare = 1;
+		return 0;
+	}
 	return m;
 }
 
@@ -652,13 +670,19 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 		int nv = 0;
 		v = calloc(2 * Maxvar, sizeof *v);
 		nk = search(o, src, n, orig, &k, v, &nv);
+		m = nk >= 0 ? assemble(o, src, n, orig, k, nk, v, 1) : 0;
+		const char *who = nk == -2 ? "a variant" : "a pick";
+		if (nk >= 0 && !m) {    /* a pick wrote into orig */
+			free(k);
+			nk = -2;
+		}
 		if (nk == -2 && getenv("PTXPRESS_SNAPCHECK"))  /* tests */
-			die("search: a variant wrote into the input's parse");
+			die("search: %s wrote into the input's parse", who);
 		if (nk == -2 && o->log)
-			fprintf(o->log, "%s: note: %s: a variant changed the "
-				"input's parse, which the variants share; "
-				"searching again without sharing it\n",
-				progname, o->in);
+			fprintf(o->log, "%s: note: %s: %s changed the input's "
+				"parse, which the variants share; searching "
+				"again without sharing it\n", progname, o->in,
+				who);
 		if (nk < 0) {
 			free(v);
 			o->search = nk == -2;
@@ -666,7 +690,6 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 			afree(own);
 			return optimize(o, src, n, out);
 		}
-		m = assemble(o, src, n, k, nk, v);
 		Buf why = {0};
 		int refused = 0;
 		for (int i = 0; i < nk; i++)
@@ -694,7 +717,7 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 			afree(own);
 			return 1;
 		}
-		m = assemble(o, src, n, k, nk, v);
+		m = assemble(o, src, n, orig, k, nk, v, 0);
 	} else {
 		Pipe p;
 		if (pipeparse(o->pipe ? o->pipe : "sched=bu", o->seed, &p)) {

@@ -102,6 +102,9 @@ uint32_t runpipe(Module *m, Pipe *pp, const Scope *sc, const char *only);
 /* search.c */
 int writetmp(const char *path, const char *t, size_t n);
 int withpass(const Optreq *o, const Pipe *p, const char *w, Pipe *out);
+int inplace(const Pipe *p);
+Module *sharedcopy(const Module *orig);
+int sharedok(Module *orig, uint64_t sum, const char *at);
 
 /* budround.c */
 int budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,

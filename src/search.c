@@ -253,9 +253,9 @@ variants(Optreq *o, Pipe *v, int max)
  * with the input's parse, which the validator reads later.  That parse
  * must come out of the variants as it went in: opt checks it
  * (sharedok) and, where a pass wrote into it, searches again on parses
- * of its own (o->noshare).  moves and budget change operands in place,
- * and early and pin bind the registers again, so their variants parse
- * afresh.  PTXPRESS_SNAPCHECK (tests/optcorpus.sh sets it) parses
+ * of its own (o->noshare).  moves changes operands in place, and early
+ * and pin bind the registers again, so their variants parse afresh
+ * (budget writes its counts into operands of its own).  PTXPRESS_SNAPCHECK (tests/optcorpus.sh sets it) parses
  * afresh too and compares, and dies where the input's parse changed.
  * Sharing saves a parse of the input and its memory (62 MB fresh on
  * CUTLASS's 11.5 MB file, thirty-eighth session). */
@@ -297,12 +297,25 @@ restore(Module *m, const Module *orig)
 	}
 }
 
-/* Does a pipeline change statements in place (needs its own parse)? */
-static int
+/* A module of its own, sharing orig's operands, for pipelines that
+ * only reorder and insert (opt's assembly of the picks). */
+Module *
+sharedcopy(const Module *orig)
+{
+	Module *m = shallow(orig);
+
+	restore(m, orig);
+	return m;
+}
+
+/* Does a pipeline change statements in place (needs its own parse)?
+ * budget does not: it writes its counts into operands of its own
+ * (setcount). */
+int
 inplace(const Pipe *p)
 {
 	for (int k = 0; k < p->n; k++)
-		if (p->p[k].moves || p->p[k].budget || p->p[k].across == 3
+		if (p->p[k].moves || p->p[k].across == 3
 		|| p->p[k].across >= 5)
 			return 1;
 	return 0;
@@ -362,13 +375,17 @@ afresh(Optreq *o, const char *src, size_t n, const Pipe *v, int i,
 	afree(m->a);
 }
 
-/* Did the variants leave the input's parse as it was (sum: asum of it
- * before them)?  PTXPRESS_TOUCHSHARED (tests only) writes into it, as
- * a pass that changed a shared operand would. */
-static int
-sharedok(Module *orig, uint64_t sum)
+/* Did the variants (at "search") or the picks (at "assemble", opt.c)
+ * leave the input's parse as it was (sum: asum of it before them)?
+ * PTXPRESS_TOUCHSHARED (tests only) writes into it, as a pass that
+ * changed a shared operand would: at the assembly where its value is
+ * "assemble", else in the search. */
+int
+sharedok(Module *orig, uint64_t sum, const char *at)
 {
-	if (getenv("PTXPRESS_TOUCHSHARED"))
+	const char *t = getenv("PTXPRESS_TOUCHSHARED");
+
+	if (t && !strcmp(at, strcmp(t, "assemble") ? "search" : "assemble"))
 		for (uint32_t i = 0; i < orig->nitem; i++) {
 			Func *f = orig->item[i].fn;
 			if (orig->item[i].kind == Ifunc && f->nstmt) {
@@ -415,7 +432,7 @@ runround(Optreq *o, const char *src, size_t n, Module *orig, const Pipe *v,
 	for (int i = i0; base && late && i < i1; i++)
 		if (inplace(&v[i]))
 			afresh(o, src, n, v, i, var, dir, maj, min);
-	if (base && !sharedok(orig, sum))
+	if (base && !sharedok(orig, sum, "search"))
 		return -1;
 	Pool pool = {var + i0, i1 - i0, 0, ptxas, o->arch, o->args,
 		o->nvdisasm, 0, PTHREAD_MUTEX_INITIALIZER};
