@@ -149,6 +149,10 @@ set_tests_properties(optbudround PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME optbudpairs COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudpairs.sh
   ${PX} ${CMAKE_SOURCE_DIR})
 set_tests_properties(optbudpairs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# And from the runner-up, where the pick's counts cannot help.
+add_test(NAME optbudrunner COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudrunner.sh
+  ${PX} ${CMAKE_SOURCE_DIR})
+set_tests_properties(optbudrunner PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Forced pipelines on our kernels must assemble (the H200's finding).
 add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})

@@ -341,6 +341,25 @@ pairs(Optreq *o, Bk *B, int nb, Kern *k, const char *dir,
 	return q;
 }
 
+/* Where in x's ranking the round's second start is: the best variant
+ * whose figures are not the pick's, 0 where none.  One with the pick's
+ * figures is most often the pick's own text (the refining round's
+ * softmax=4 and softmax=2 after the pick, where they change nothing),
+ * whose round the pick's repeats. */
+static int
+runnerup(const Kern *x)
+{
+	Fig a = x->after;
+
+	for (int r = 1; r < x->nrank; r++) {
+		Fig g = x->rankf[r];
+		if (x->rank[r] != x->best && (g.spill != a.spill
+		|| g.stack != a.stack || g.regs != a.regs))
+			return r;
+	}
+	return 0;
+}
+
 /* Appends to v[nv..] and var[nv..] (room at most) each kernel's
  * counts that ptxas answers with less spill than its pick; returns how
  * many. */
@@ -363,9 +382,9 @@ budgetround(Optreq *o, const char *src, size_t n, Kern *k, int nk,
 	 * session) */
 	for (int i = 0; i < nk; i++)
 		for (int r = 0; r < from; r++) {
-			int j = r == 0 ? k[i].best : k[i].nrank > 1
-				? k[i].rank[1] : 0;
-			Fig want = r == 0 ? k[i].after : k[i].rankf[1];
+			int u = runnerup(&k[i]);
+			int j = r == 0 ? k[i].best : u ? k[i].rank[u] : 0;
+			Fig want = r == 0 ? k[i].after : k[i].rankf[u];
 			if ((r && !j) || want.spill <= 0 || !want.ok)
 				continue;
 			B[nb].ki = i, B[nb].pj = j, B[nb].want = want;
