@@ -21,8 +21,9 @@
  * below 2, where a search is kept short (CI's corpus checks: on CUTLASS
  * 77 at 2 tries, 23 spilling kernels, opt had run 14 minutes on one file
  * of a test allowed 25 when stopped).
- * From 4 the round starts from each kernel's runner-up too: counts that
- * help one order of the kernel need not help another.
+ * From 4 the round starts from each kernel's runner-up too (the best
+ * variant whose figures are not the pick's): counts that help one order
+ * of the kernel need not help another.
  *
  * needs:  the search's picks (k[].best) and figures; vbudget.c's roles
  * breaks: nothing; what it adds is one variant per kernel it improved,

@@ -255,8 +255,9 @@ variants(Optreq *o, Pipe *v, int max)
  * (sharedok) and, where a pass wrote into it, searches again on parses
  * of its own (o->noshare).  moves changes operands in place, and early
  * and pin bind the registers again, so their variants parse afresh
- * (budget writes its counts into operands of its own).  PTXPRESS_SNAPCHECK (tests/optcorpus.sh sets it) parses
- * afresh too and compares, and dies where the input's parse changed.
+ * (budget writes its counts into operands of its own).
+ * PTXPRESS_SNAPCHECK (tests/optcorpus.sh sets it) parses afresh too and
+ * compares, and dies where the input's parse changed.
  * Sharing saves a parse of the input and its memory (62 MB fresh on
  * CUTLASS's 11.5 MB file, thirty-eighth session). */
 static Module *

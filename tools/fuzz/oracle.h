@@ -48,6 +48,8 @@ static const char *const pipes[] = {
 	"remat=loop,sched=bu,tsink,hoist,pin=base", "pin=st,pin=base,mix",
 	"pin=dup", "remat=loop,pin=base,pin=dup:1,sched=bu-rand",
 	"pin=dup:2,mix", "remat=loop,sched=bu,tsink,hoist,pin=base,pin=dup",
+	"budget:1", "budget=16,sched=td", "remat=bcast,sched=bu",
+	"budget,softmax=4",
 };
 
 static Module *
