@@ -318,13 +318,15 @@ pairs(Optreq *o, Bk *B, int nb, Kern *k, const char *dir,
 	for (int b = 0; b < nb; b++)
 		for (int i = 0; B[b].pairs && i < B[b].n; i++)
 			for (int j = 0; j < B[b].n; j++) {
-				Bv *x = &cv[q];
+				Bv *x = &cv[q];         /* q < most: i != j */
 				Buf why = {0};
+				if (i == j)
+					continue;
 				memcpy(x->w, B[b].base, sizeof x->w);
 				x->b = b;
 				x->w[i] += 8;
 				x->w[j] -= 8;
-				if (i == j || x->w[i] > 256 || x->w[j] < 24)
+				if (x->w[i] > 256 || x->w[j] < 24)
 					continue;
 				int bad = budgetcheck(B[b].f, &B[b].R,
 					x->w, B[b].orig, &why);
