@@ -412,7 +412,8 @@ vtext(Func *f, Stmt *s)
 	 * file spends 0.71 G instructions here, 1.11 G before;
 	 * bench/RESULTS-trust.md, forty-first session).  A statement not
 	 * in f's array (a copy) is printed each time. */
-	if (v && v->memo && at < (uintptr_t)f->nstmt * sizeof *s) {
+	if (v && v->memo && at < (uintptr_t)f->nstmt * sizeof *s
+	&& at / sizeof *s < v->nmemo) {
 		memo = &v->memo[at / sizeof *s];
 		if (*memo)
 			return *memo;

@@ -99,6 +99,7 @@ typedef struct Vscoped {
 	const Func *f;
 	const uint8_t *sc;
 	Str *memo;      /* vtext of each statement of f, once asked */
+	uint32_t nmemo; /* f's statements when it was made */
 } Vscoped;
 extern Vscoped vscoped[2];    /* what body() compares: vtext marks
                                * their scope-declared registers */

@@ -88,9 +88,10 @@ bodiesopen(Bodies *w, Func *fa, Func *fb, Buf *why)
 	*w = (Bodies){.fa = fa, .fb = fb, .why = why};
 	/* first: every text below (constants' too) knows the scopes */
 	w->sca = vscopedregs(fa), w->scb = vscopedregs(fb);
-	vscoped[0] = (Vscoped){fa, w->sca, calloc(fa->nstmt + 1, sizeof(Str))};
+	vscoped[0] = (Vscoped){fa, w->sca, calloc(fa->nstmt + 1, sizeof(Str)),
+		fa->nstmt};
 	vscoped[1] = (Vscoped){fb, w->scb, fb == fa ? vscoped[0].memo
-		: calloc(fb->nstmt + 1, sizeof(Str))};
+		: calloc(fb->nstmt + 1, sizeof(Str)), fb->nstmt};
 	vparamaddr = !fa->entry && (vtakesparam(fa) || vtakesparam(fb));
 	w->ma = vmovables(fa), w->mb = vmovables(fb);
 	w->writes = vwritecount(fa, 0);
