@@ -88,15 +88,19 @@ set_tests_properties(optserial PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME optguard COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optguard.sh
   ${PX} $<TARGET_FILE:ptxpress-ptxas> ${CMAKE_SOURCE_DIR})
 set_tests_properties(optguard PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# tests/NAME.sh PTXPRESS TOPDIR, which exits 77 where it cannot run
+# (no ptxas), within TIMEOUT seconds.
+function(script_test name timeout)
+  add_test(NAME ${name} COMMAND sh ${CMAKE_SOURCE_DIR}/tests/${name}.sh
+    ${PX} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT ${timeout})
+endfunction()
 # pressure's SASS peak from a stand-in nvdisasm -plr listing.
-add_test(NAME sasspeak COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sasspeak.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(sasspeak PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+script_test(sasspeak 120)
 # pin=loop in the search: only with --sass-guard, and only where its
 # SASS loops hold no more work than the pick's it extends.
-add_test(NAME optpinloop COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optpinloop.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optpinloop PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+script_test(optpinloop 600)
 # LLVM's NVPTX back end, fresh from this machine's clang (tools/gen-llvm.sh).
 add_test(NAME llvm COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvm.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
@@ -114,45 +118,27 @@ set_tests_properties(cutlass PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500)
 add_test(NAME llvmlite COMMAND sh ${CMAKE_SOURCE_DIR}/tests/llvmlite.sh ${PX}
   $<TARGET_FILE:cubincmp> $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
 set_tests_properties(llvmlite PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
-add_test(NAME optvariants COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optvariants.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optvariants PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optvariants 300)
 # The refining round: perturbations of a still-spilling kernel's pick.
-add_test(NAME optrefine COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optrefine.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optrefine PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optrefine 300)
 # tools/wheel.sh into a cache folder that exists already (gen-cutlass.sh).
 add_test(NAME wheel COMMAND sh ${CMAKE_SOURCE_DIR}/tests/wheel.sh
   ${CMAKE_SOURCE_DIR})
 set_tests_properties(wheel PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 # The refining round's seeds: a pick's own, wherever it stands.
-add_test(NAME optseed COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optseed.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optseed PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optseed 300)
 # The refining round's pin=dup:K variants, K up to the file's loops.
-add_test(NAME optdup COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optdup.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optdup PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optdup 300)
 # A pick the validator refuses gives way to the next variant, not the input.
-add_test(NAME optfallback COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optfallback.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optfallback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optfallback 300)
 # The variants share the input's parse; a write into it is caught.
-add_test(NAME optshare COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optshare.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optshare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optshare 300)
 # The budget round: ptxas judges setmaxnreg counts; what it takes fits.
-add_test(NAME optbudround COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudround.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optbudround PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optbudround 300)
 # Its pairs, one count up and one down, where no count alone helps.
-add_test(NAME optbudpairs COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudpairs.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optbudpairs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optbudpairs 300)
 # And from the runner-up, where the pick's counts cannot help.
-add_test(NAME optbudrunner COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optbudrunner.sh
-  ${PX} ${CMAKE_SOURCE_DIR})
-set_tests_properties(optbudrunner PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+script_test(optbudrunner 300)
 # Forced pipelines on our kernels must assemble (the H200's finding).
 add_test(NAME optforced COMMAND sh ${CMAKE_SOURCE_DIR}/tests/optforced.sh
   ${PX} $<TARGET_FILE:ptxasv> ${CMAKE_SOURCE_DIR})
