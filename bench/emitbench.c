@@ -12,7 +12,15 @@
  * apart: later runs find the intern table filled, which a single
  * 'ptxpress emit' never does.
  *
- * usage: emitbench FILE [RUNS]   (prints one line; exit 2 on bad input) */
+ * With PRIME, that file is parsed and freed once before the first run:
+ * the first run then finds its memory made and in the chunk pool, and
+ * the intern table holding PRIME's names (a first run of FILE after
+ * another file, against one after FILE itself, tells what fresh memory
+ * costs apart from what fresh names cost; bench/RESULTS-trust.md,
+ * forty-second session).
+ *
+ * usage: emitbench FILE [RUNS [PRIME]]   (prints one line; exit 2 on
+ * bad input) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,11 +75,13 @@ main(int argc, char **argv)
 	const char *base;
 
 	if (argc < 2 || runs < 2) {
-		fprintf(stderr, "usage: emitbench FILE [RUNS >= 2]\n");
+		fprintf(stderr, "usage: emitbench FILE [RUNS >= 2 [PRIME]]\n");
 		return 2;
 	}
 	b.cap = 1 << 16;
 	b.p = xmalloc(b.cap);
+	if (argc > 3 && once(argv[3], &b, &len) < 0)
+		return 2;
 	if ((first = once(argv[1], &b, &len)) < 0)
 		return 2;
 	t = xmalloc(runs * sizeof *t);
@@ -82,10 +92,10 @@ main(int argc, char **argv)
 		die("emitted %zu bytes of %zu", b.n, len);
 	qsort(t, runs, sizeof *t, cmpd);
 	base = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	printf("%s: %.2f MB, first run %.1f ms (%.0f MB/s); %d more: "
+	printf("%s: %.2f MB, first run%s %.1f ms (%.0f MB/s); %d more: "
 		"min %.1f ms (%.0f MB/s), median %.1f ms (%.0f MB/s), "
 		"p90 %.1f ms (%.0f MB/s)\n", base, len / 1e6,
-		first * 1e3, len / first / 1e6, runs,
+		argc > 3 ? " (primed)" : "", first * 1e3, len / first / 1e6, runs,
 		t[0] * 1e3, len / t[0] / 1e6,
 		t[runs / 2] * 1e3, len / t[runs / 2] / 1e6,
 		t[runs * 9 / 10] * 1e3, len / t[runs * 9 / 10] / 1e6);

@@ -41,3 +41,9 @@ add_test(NAME bench.emitbench COMMAND emitbench
   ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx 3)
 set_tests_properties(bench.emitbench PROPERTIES PASS_REGULAR_EXPRESSION
   "fmha_sm90a.ptx: [0-9.]+ MB, first run .* median ")
+add_test(NAME bench.emitbench-primed COMMAND emitbench
+  ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm90a.ptx 3
+  ${CMAKE_CURRENT_SOURCE_DIR}/corpus/fmha_sm100a.ptx)
+set_tests_properties(bench.emitbench-primed PROPERTIES
+  PASS_REGULAR_EXPRESSION
+  "fmha_sm90a.ptx: [0-9.]+ MB, first run \\(primed\\) [0-9.]+ ms .* median ")

@@ -91,6 +91,8 @@ constdef(Func *f, Stmt *s, const uint32_t *ndefs)
 
 typedef struct Ins { uint32_t before; Stmt s; } Ins;
 
+enum { Maxdepth = 16 };  /* emit()'s chains, link by link */
+
 typedef struct Rm {
 	int32_t *def;            /* per register: its one defining
 	                          * statement, -1 none, -2 several */
@@ -127,6 +129,11 @@ typedef struct Rm {
 	                          * wgmma names it, tmemnames() */
 	Rv cdv, cuv;             /* chain()'s registers of a statement,
 	                          * kept from call to call */
+	Rv fdv, fuv;             /* fresh()'s, and emit()'s at each depth:
+	                          * emit() runs for every register a region
+	                          * reads, and a vector made and freed each
+	                          * time was a tenth of the pass */
+	Rv edv[Maxdepth + 1], euv[Maxdepth + 1];
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -157,14 +164,12 @@ held(Rm *r, uint32_t from, uint32_t at, int32_t x)
 static int
 fresh(Func *f, Rm *r, int32_t d, uint32_t at)
 {
-	Rv dv = {0}, uv = {0};
 	int ok = 1;
 
-	defuse(&f->stmt[d], &dv, &uv);
-	for (uint32_t k = 0; k < uv.n && ok; k++)
-		ok = held(r, (uint32_t)d, at, uv.v[k]);
-	free(dv.v);
-	free(uv.v);
+	r->fdv.n = r->fuv.n = 0;
+	defuse(&f->stmt[d], &r->fdv, &r->fuv);
+	for (uint32_t k = 0; k < r->fuv.n && ok; k++)
+		ok = held(r, (uint32_t)d, at, r->fuv.v[k]);
 	return ok;
 }
 
@@ -193,7 +198,7 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 	 * V once, for K, and keeps them for V hundreds of statements on.
 	 * Never for a read above it: that one reads the value from before
 	 * (the last iteration's; opt fuzzer, fifth session) */
-	if (d < 0 || depth > 16 || ((uint32_t)d >= g->first
+	if (d < 0 || depth > Maxdepth || ((uint32_t)d >= g->first
 	&& (uint32_t)d < g->end && (!r->loop || at < (uint32_t)d
 	|| at - (uint32_t)d < Far)))
 		return 0;
@@ -228,19 +233,19 @@ emit(Func *f, Rm *r, int32_t x, uint32_t at, Dag *g, int depth,
 		if (!domdominates(r->view, (uint32_t)d, g->first))
 			return 0;
 	} else if (!r->leaf[d]) {
-		Rv dv = {0}, uv = {0};
-		defuse(s, &dv, &uv);
+		/* this depth's own: the reads below go a depth further */
+		Rv *dv = &r->edv[depth], *uv = &r->euv[depth];
+		dv->n = uv->n = 0;
+		defuse(s, dv, uv);
 		int ok = 1;
 		/* and the chain read its inputs set: a definition of one
 		 * below it (a read of an unset register) would give the
 		 * copy another value (the line mutator) */
-		for (uint32_t k = 0; k < uv.n && ok; k++)
-			ok = r->def[uv.v[k]] < 0 || domdominates(r->view,
-				(uint32_t)r->def[uv.v[k]], (uint32_t)d);
-		for (uint32_t k = 0; k < uv.n && ok; k++)
-			ok = emit(f, r, uv.v[k], at, g, depth + 1, d);
-		free(dv.v);
-		free(uv.v);
+		for (uint32_t k = 0; k < uv->n && ok; k++)
+			ok = r->def[uv->v[k]] < 0 || domdominates(r->view,
+				(uint32_t)r->def[uv->v[k]], (uint32_t)d);
+		for (uint32_t k = 0; k < uv->n && ok; k++)
+			ok = emit(f, r, uv->v[k], at, g, depth + 1, d);
 		if (!ok)
 			return 0;
 	}
@@ -469,18 +474,20 @@ chain(Func *f, Rm *r, uint32_t i)
 static void
 countdefs(Func *f, Rm *r, size_t n)
 {
+	Rv dv = {0}, uv = {0};
+
 	for (size_t i = 0; i < n; i++)
 		r->def[i] = -1;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Rv dv = {0}, uv = {0};
 		if (f->stmt[i].kind != Sins)
 			continue;
+		dv.n = uv.n = 0;
 		defuse(&f->stmt[i], &dv, &uv);
 		for (uint32_t k = 0; k < dv.n; k++)
 			r->ndefs[dv.v[k]]++;
-		free(dv.v);
-		free(uv.v);
 	}
+	free(dv.v);
+	free(uv.v);
 }
 
 /* The leaves: statements constant by themselves whose every
@@ -488,12 +495,14 @@ countdefs(Func *f, Rm *r, size_t n)
 static void
 leaves(Func *f, Rm *r)
 {
+	Rv dv = {0}, uv = {0};
+
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || !s->nop || r->scope[i] >= 0
 		|| !constdef(f, s, r->ndefs))
 			continue;
-		Rv dv = {0}, uv = {0};
+		dv.n = uv.n = 0;
 		defuse(s, &dv, &uv);
 		/* running it again writes every destination: each must be
 		 * written nowhere else */
@@ -510,9 +519,9 @@ leaves(Func *f, Rm *r)
 			r->uni[dv.v[k]] = (uint8_t)uni;
 		}
 		r->leaf[i] = (uint8_t)once;
-		free(dv.v);
-		free(uv.v);
 	}
+	free(dv.v);
+	free(uv.v);
 }
 
 /* Chains of arithmetic on the leaves, to a fixed point (8 rounds at
@@ -588,6 +597,12 @@ rmfree(Rm *r)
 	free(r->unk);
 	free(r->cdv.v);
 	free(r->cuv.v);
+	free(r->fdv.v);
+	free(r->fuv.v);
+	for (int i = 0; i <= Maxdepth; i++) {
+		free(r->edv[i].v);
+		free(r->euv[i].v);
+	}
 	free(r->def);
 	free(r->seen);
 	free(r->ins);

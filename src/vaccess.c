@@ -9,11 +9,15 @@
 #include "all.h"
 #include "valid.h"
 
+/* Modifiers are ".name": the byte after the dot tells most apart
+ * without a call (the validator asks this of every statement, several
+ * times). */
 int
 vhas(Stmt *s, const char *m)
 {
 	for (uint32_t i = 0; i < s->nmod; i++)
-		if (!strcmp(s->mod[i], m))
+		if (s->mod[i][0] == m[0] && s->mod[i][1] == m[1]
+		&& !strcmp(s->mod[i], m))
 			return 1;
 	return 0;
 }

@@ -58,13 +58,11 @@ typedef struct Vs {
 static Str
 plaintext(Func *f, Stmt *s)
 {
-	Buf b = {0};
-	Str r;
+	static Buf b;   /* kept, as vtext's: a Buf's first growth mallocs */
 
+	b.n = 0;
 	printstmt(&b, f, s);
-	r = intern(b.p ? b.p : "", b.n);
-	free(b.p);
-	return r;
+	return intern(b.p ? b.p : "", b.n);
 }
 
 static int
