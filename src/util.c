@@ -475,8 +475,12 @@ shortkey(const char *s, size_t n)
 }
 
 /* In front of the table, the short names seen last, by their bytes:
- * a register name costs a multiply and a compare. */
-enum { Nfront = 4096 };
+ * a register name costs a multiply and a compare.  Its size and the
+ * bits of its index are one number (the index once had its shift
+ * written apart, which a smaller table would have overrun); 2^10 and
+ * 2^14 entries were no faster on Sort (bench/RESULTS-trust.md,
+ * forty-second session). */
+enum { Frontbits = 12, Nfront = 1 << Frontbits };
 static struct Front { uint64_t k; Str s; } front[Nfront];
 
 Str
@@ -490,7 +494,7 @@ intern(const char *s, size_t n)
 
 	if (n - 1 < 8) {
 		k = shortkey(s, n);
-		f = &front[k * 0x9e3779b97f4a7c15u >> 52];
+		f = &front[k * 0x9e3779b97f4a7c15u >> (64 - Frontbits)];
 		if (f->k == k)
 			return f->s;
 	}
