@@ -95,7 +95,8 @@ main(int argc, char **argv)
 	printf("%s: %.2f MB, first run%s %.1f ms (%.0f MB/s); %d more: "
 		"min %.1f ms (%.0f MB/s), median %.1f ms (%.0f MB/s), "
 		"p90 %.1f ms (%.0f MB/s)\n", base, len / 1e6,
-		argc > 3 ? " (primed)" : "", first * 1e3, len / first / 1e6, runs,
+		argc > 3 ? " (primed)" : "", first * 1e3, len / first / 1e6,
+		runs,
 		t[0] * 1e3, len / t[0] / 1e6,
 		t[runs / 2] * 1e3, len / t[runs / 2] / 1e6,
 		t[runs * 9 / 10] * 1e3, len / t[runs * 9 / 10] / 1e6);
