@@ -110,8 +110,8 @@ apartfrom(const Acc *a, const uint8_t *w, const uint8_t *r)
  * labels no branch names (the original's group, which an earlier pass
  * may have closed up before tsink=far moved it: tsink takes the load
  * and its wait down past such statements; the line mutator, seed 289,
- * put a label there).  Which statements pair is a guess; the order of B' is proven
- * by body() once the group is back. */
+ * put a label there).  Which statements pair is a guess; the order of
+ * B' is proven by body() once the group is back. */
 static uint32_t
 group(Func *f, uint32_t i, uint32_t *g, uint8_t *w, uint8_t *r,
 	const uint8_t *loose)
