@@ -127,13 +127,16 @@ typedef struct Rm {
 	                          * innerscope() */
 	uint8_t *tm;             /* per register: a tcgen05.ld or .st or a
 	                          * wgmma names it, tmemnames() */
-	Rv cdv, cuv;             /* chain()'s registers of a statement,
-	                          * kept from call to call */
-	Rv fdv, fuv;             /* fresh()'s, and emit()'s at each depth:
-	                          * emit() runs for every register a region
-	                          * reads, and a vector made and freed each
-	                          * time was a tenth of the pass */
-	Rv edv[Maxdepth + 1], euv[Maxdepth + 1];
+	Rv sdv, suv;             /* a statement's registers, written and
+	                          * read, kept for the pass: chain(),
+	                          * fresh(), countdefs(), leaves() and
+	                          * loopsites() each use them and call
+	                          * nothing that does */
+	Rv edv[Maxdepth + 1], euv[Maxdepth + 1];  /* emit()'s, a pair a
+	                          * depth: it calls itself for every
+	                          * register a region reads, and a vector
+	                          * made and freed each time was a tenth of
+	                          * the pass */
 } Rm;
 
 static void insert(Rm *, Func *, int32_t, uint32_t);
@@ -166,10 +169,10 @@ fresh(Func *f, Rm *r, int32_t d, uint32_t at)
 {
 	int ok = 1;
 
-	r->fdv.n = r->fuv.n = 0;
-	defuse(&f->stmt[d], &r->fdv, &r->fuv);
-	for (uint32_t k = 0; k < r->fuv.n && ok; k++)
-		ok = held(r, (uint32_t)d, at, r->fuv.v[k]);
+	r->sdv.n = r->suv.n = 0;
+	defuse(&f->stmt[d], &r->sdv, &r->suv);
+	for (uint32_t k = 0; k < r->suv.n && ok; k++)
+		ok = held(r, (uint32_t)d, at, r->suv.v[k]);
 	return ok;
 }
 
@@ -440,9 +443,9 @@ chain(Func *f, Rm *r, uint32_t i)
 	|| opdefs(s) != D0)
 		return 0;
 	Rv uv;
-	r->cdv.n = r->cuv.n = 0;
-	defuse(s, &r->cdv, &r->cuv);
-	uv = r->cuv;
+	r->sdv.n = r->suv.n = 0;
+	defuse(s, &r->sdv, &r->suv);
+	uv = r->suv;
 	int ok = uv.n > 0, uni = 1, nvar = 0, vary = 0;
 	for (uint32_t k = 0; k < uv.n && ok; k++) {
 		int32_t u = uv.v[k];
@@ -474,20 +477,18 @@ chain(Func *f, Rm *r, uint32_t i)
 static void
 countdefs(Func *f, Rm *r, size_t n)
 {
-	Rv dv = {0}, uv = {0};
+	Rv *dv = &r->sdv;
 
 	for (size_t i = 0; i < n; i++)
 		r->def[i] = -1;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		if (f->stmt[i].kind != Sins)
 			continue;
-		dv.n = uv.n = 0;
-		defuse(&f->stmt[i], &dv, &uv);
-		for (uint32_t k = 0; k < dv.n; k++)
-			r->ndefs[dv.v[k]]++;
+		dv->n = r->suv.n = 0;
+		defuse(&f->stmt[i], dv, &r->suv);
+		for (uint32_t k = 0; k < dv->n; k++)
+			r->ndefs[dv->v[k]]++;
 	}
-	free(dv.v);
-	free(uv.v);
 }
 
 /* The leaves: statements constant by themselves whose every
@@ -495,33 +496,31 @@ countdefs(Func *f, Rm *r, size_t n)
 static void
 leaves(Func *f, Rm *r)
 {
-	Rv dv = {0}, uv = {0};
+	Rv *dv = &r->sdv;
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || !s->nop || r->scope[i] >= 0
 		|| !constdef(f, s, r->ndefs))
 			continue;
-		dv.n = uv.n = 0;
-		defuse(s, &dv, &uv);
+		dv->n = r->suv.n = 0;
+		defuse(s, dv, &r->suv);
 		/* running it again writes every destination: each must be
 		 * written nowhere else */
-		int once = dv.n > 0;
-		for (uint32_t k = 0; k < dv.n; k++)
-			once &= r->ndefs[dv.v[k]] == 1 && !r->tm[dv.v[k]];
+		int once = dv->n > 0;
+		for (uint32_t k = 0; k < dv->n; k++)
+			once &= r->ndefs[dv->v[k]] == 1 && !r->tm[dv->v[k]];
 		/* the same in every thread: immediates, symbols, launch
 		 * constants but %tid, parameters (not memory) */
 		Opnd *a = &s->opd[s->nop - 1];
 		int uni = !hasmod(s, ".global") && (a->kind != Preg
 			|| strcmp(a->s, "%tid"));
-		for (uint32_t k = 0; k < dv.n && once; k++) {
-			r->def[dv.v[k]] = (int32_t)i;
-			r->uni[dv.v[k]] = (uint8_t)uni;
+		for (uint32_t k = 0; k < dv->n && once; k++) {
+			r->def[dv->v[k]] = (int32_t)i;
+			r->uni[dv->v[k]] = (uint8_t)uni;
 		}
 		r->leaf[i] = (uint8_t)once;
 	}
-	free(dv.v);
-	free(uv.v);
 }
 
 /* Chains of arithmetic on the leaves, to a fixed point (8 rounds at
@@ -550,19 +549,17 @@ loopsites(Func *f, Rm *r, size_t n)
 	r->site = xmalloc((r->site0[n] + 1) * sizeof *r->site);
 	uint32_t *fill = calloc(n, sizeof *fill);
 	r->unk = xmalloc((f->nstmt + 1) * sizeof *r->unk);
-	Rv dv = {0}, uv = {0};
+	Rv *dv = &r->sdv;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		if (f->stmt[i].kind != Sins)
 			continue;
 		if (f->stmt[i].op == Ounknown)
 			r->unk[r->nunk++] = i;
-		dv.n = uv.n = 0;
-		defuse(&f->stmt[i], &dv, &uv);
-		for (uint32_t k = 0; k < dv.n; k++)
-			r->site[r->site0[dv.v[k]] + fill[dv.v[k]]++] = i;
+		dv->n = r->suv.n = 0;
+		defuse(&f->stmt[i], dv, &r->suv);
+		for (uint32_t k = 0; k < dv->n; k++)
+			r->site[r->site0[dv->v[k]] + fill[dv->v[k]]++] = i;
 	}
-	free(dv.v);
-	free(uv.v);
 	free(fill);
 	if (!r->view)
 		r->view = domnew(f);
@@ -595,10 +592,8 @@ rmfree(Rm *r)
 	free(r->site0);
 	free(r->site);
 	free(r->unk);
-	free(r->cdv.v);
-	free(r->cuv.v);
-	free(r->fdv.v);
-	free(r->fuv.v);
+	free(r->sdv.v);
+	free(r->suv.v);
 	for (int i = 0; i <= Maxdepth; i++) {
 		free(r->edv[i].v);
 		free(r->euv[i].v);

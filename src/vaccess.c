@@ -436,6 +436,20 @@ vtext(Func *f, Stmt *s)
 	return r;
 }
 
+/* A statement's text as printed, interned, with no marks and no memo:
+ * for copies and for statements whose scopes do not matter (vcopy.c,
+ * vsink.c).  Printed into one kept buffer, as vtext's: a Buf's first
+ * growth is a 4 KB malloc. */
+Str
+vplain(Func *f, Stmt *s)
+{
+	static Buf b;
+
+	b.n = 0;
+	printstmt(&b, f, s);
+	return intern(b.p ? b.p : "", b.n);
+}
+
 int
 vfail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x)
 {

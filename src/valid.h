@@ -118,6 +118,7 @@ int vptrcmp(const void *, const void *);
 uint8_t *vmovables(Func *f);
 uint8_t *vscopedregs(Func *f);
 Str vtext(Func *f, Stmt *s);
+Str vplain(Func *f, Stmt *s);    /* printed and interned, no marks */
 int vfail(Buf *why, Func *f, Stmt *s, const char *fmt, const char *x);
 uint8_t *vtmemregs(Func *f);
 int vtmemtouch(const Acc *a, const uint8_t *tm, int bit);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
+#include "valid.h"
 
 typedef struct Vc {
 	Func *f;
@@ -304,12 +305,9 @@ vcopies(Func *fa, const uint32_t *tl, int32_t *scratch, uint32_t a0,
 		each(&fa->stmt[i], fresh, &v);
 	for (v.at = a0; v.at < a1; v.at++)
 		each(&fa->stmt[v.at], lastwrite, &v);
-	Buf b = {0};            /* one for every statement's text */
 	for (uint32_t i = a0; i < a1; i++) {
 		Stmt t = apply(&v, &fa->stmt[i]);
-		b.n = 0;
-		printstmt(&b, fa, &t);
-		Str s = intern(b.p ? b.p : "", b.n);
+		Str s = vplain(fa, &t);
 		notepack(&v, &t, i, a1);
 		if (has(tb, nb, used, s) || !removable(&v, i, a1)) {
 			eff[n] = t;
@@ -334,7 +332,6 @@ vcopies(Func *fa, const uint32_t *tl, int32_t *scratch, uint32_t a0,
 			rc = -1;
 		}
 	}
-	free(b.p);
 	free(used);
 	free(gone);
 	return rc ? -1 : (int32_t)n;

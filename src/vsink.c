@@ -55,16 +55,6 @@ typedef struct Vs {
 	                         * Whole or Bare (samegroup) */
 } Vs;
 
-static Str
-plaintext(Func *f, Stmt *s)
-{
-	static Buf b;   /* kept, as vtext's: a Buf's first growth mallocs */
-
-	b.n = 0;
-	printstmt(&b, f, s);
-	return intern(b.p ? b.p : "", b.n);
-}
-
 static int
 isbar(const Stmt *s)
 {
@@ -740,13 +730,13 @@ static int
 counterpart(Vs *v, const uint8_t *mva, uint32_t i, uint32_t *k, uint32_t *q)
 {
 	Func *fa = v->a, *fb = v->b;
-	Str t = plaintext(fb, &fb->stmt[i]);
+	Str t = vplain(fb, &fb->stmt[i]);
 	int64_t hit = -1;
 	uint32_t na = 0, nb = 0;
 
 	for (uint32_t j = 0; j < fa->nstmt && hit != -2; j++)
 		if (fa->stmt[j].kind == Sins && fa->stmt[j].op == Otcgen05_ld
-		&& plaintext(fa, &fa->stmt[j]) == t)
+		&& vplain(fa, &fa->stmt[j]) == t)
 			hit = hit < 0 ? (int64_t)j : -2;
 	if (hit < 0)
 		return 0;
@@ -786,9 +776,9 @@ samegroup(Vs *v, const uint8_t *mva, uint32_t i, uint32_t k, uint32_t *g,
 	 * and what goes back commutes with all it passes (passes(), its
 	 * own registers).  Both hold the load and its wait (group()). */
 	for (uint32_t x = 0; x < na; x++)
-		ta[x] = plaintext(fa, &fa->stmt[ga[x]]);
+		ta[x] = vplain(fa, &fa->stmt[ga[x]]);
 	for (; m < n; m++) {
-		Str t = plaintext(fb, &fb->stmt[g[m]]);
+		Str t = vplain(fb, &fb->stmt[g[m]]);
 		uint32_t x = 0;
 		while (x < na && ta[x] != t)
 			x++;
