@@ -425,7 +425,7 @@ operands
 simple
 	: REG                   { $$ = mkop(P, Preg, tokstr(P, $1)); }
 	| REG DOT               { $$ = mkop(P, Preg, tokstr(P, $1));
-				  $$->comp = tokstr(P, $2); }
+				  setcomp($$, tokstr(P, $2)); }
 	| WORD                  { $$ = mkop(P, Psym, tokstr(P, $1)); }
 	;
 
@@ -488,12 +488,12 @@ vlist
 addrbase
 	: simple                { $$ = $1; }
 	| INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
-	| simple '+' INT        { $$ = $1; $$->off = cat(P, "+",
-				    tokstr(P, $3), ""); }
-	| simple '+' '-' INT    { $$ = $1; $$->off = cat(P, "+-",
-				    tokstr(P, $4), ""); }
-	| simple '-' INT        { $$ = $1; $$->off = cat(P, "-",
-				    tokstr(P, $3), ""); }
+	| simple '+' INT        { $$ = $1; setoff($$, cat(P, "+",
+				    tokstr(P, $3), "")); }
+	| simple '+' '-' INT    { $$ = $1; setoff($$, cat(P, "+-",
+				    tokstr(P, $4), "")); }
+	| simple '-' INT        { $$ = $1; setoff($$, cat(P, "-",
+				    tokstr(P, $3), "")); }
 	;
 
 /* ---- debug sections: data lines and labels ---- */

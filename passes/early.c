@@ -80,7 +80,7 @@ du(Ctx *x, Stmt *s)
 static int
 plainreg(const Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->nsub && !o->comp
+	return o->kind == Preg && o->reg >= 0 && !o->nsub && !hascomp(o)
 		&& !o->neg;
 }
 
@@ -90,7 +90,7 @@ static int
 ispack(const Stmt *s)
 {
 	if (s->kind != Sins || s->op != Omov || s->nop != 2
-	|| s->opd[1].kind != Pvec || s->opd[1].nsub < 2 || s->opd[1].comp
+	|| s->opd[1].kind != Pvec || s->opd[1].nsub < 2 || hascomp(&s->opd[1])
 	|| s->opd[1].neg)
 		return 0;
 	for (uint32_t k = 0; k < s->opd[1].nsub; k++)
@@ -130,7 +130,7 @@ link(Ctx *x, Stmt *s)
 	 * (a mutated `!r24`, a symbol: the validator's plain operands,
 	 * fo45) */
 	for (uint32_t k = 1; k < s->nop; k++)
-		if (s->opd[k].nsub || s->opd[k].comp || s->opd[k].neg
+		if (s->opd[k].nsub || hascomp(&s->opd[k]) || s->opd[k].neg
 		|| (s->opd[k].kind == Preg && !plainreg(&s->opd[k])))
 			return 0;
 	return 1;

@@ -44,7 +44,7 @@ visit(const Opnd *o, Regfn *fn, void *arg, int def, int kill)
 		visit(&o->sub[i], fn, arg, def && o->kind != Paddr,
 			kill);
 	if (o->kind == Preg && o->reg >= 0)
-		fn(arg, o->reg, def, def && kill && !o->comp);
+		fn(arg, o->reg, def, def && kill && !hascomp(o));
 }
 
 

@@ -33,8 +33,8 @@ typedef struct Mv {
 static int
 plainreg(Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->comp && !o->neg
-		&& !o->off && !o->nsub;
+	return o->kind == Preg && o->reg >= 0 && !hascomp(o) && !o->neg
+		&& !opoff(o) && !o->nsub;
 }
 
 static int
@@ -73,11 +73,12 @@ touches(Stmt *s, int32_t r, int w)
 static void
 renameop(Opnd *o, int32_t from, Opnd *to)
 {
-	if (o->kind == Preg && o->reg == from && !o->comp) {
-		Str off = o->off;
+	if (o->kind == Preg && o->reg == from && !hascomp(o)) {
+		Str off = opoff(o);
 		uint8_t neg = o->neg;
 		*o = *to;
-		o->off = off;
+		if (!isagg(o->kind))    /* its word is sub, not ext */
+			setoff(o, off);
 		o->neg = neg;
 		return;
 	}

@@ -398,7 +398,7 @@ packcvt(const Stmt *s)
 		&& hasmod(s, ".rn") && hasmod(s, ".f32")
 		&& (hasmod(s, ".f16x2") || hasmod(s, ".bf16x2"))
 		&& s->opd[0].kind == Preg && s->opd[0].reg >= 0
-		&& !s->opd[0].comp && !s->opd[0].nsub;
+		&& !hascomp(&s->opd[0]) && !s->opd[0].nsub;
 }
 
 /* A block whose fall-through successor spins on itself (Triton's
@@ -663,7 +663,7 @@ mov32(const Stmt *s)
 		return 0;
 	const Opnd *d = &s->opd[0];
 	return (hasmod(s, ".u32") || hasmod(s, ".b32") || hasmod(s, ".s32"))
-		&& d->kind == Preg && d->reg >= 0 && !d->comp && !d->nsub
+		&& d->kind == Preg && d->reg >= 0 && !hascomp(d) && !d->nsub
 		&& !d->neg;
 }
 
@@ -992,7 +992,7 @@ opndkey(const Opnd *o, const uint32_t *vn)
 	uint64_t h = mix(o->kind, (uint64_t)o->neg << 1 | o->minus);
 
 	h = mix(h, o->kind == Preg && o->reg >= 0 ? vn[o->reg] : strkey(o->s));
-	h = mix(mix(h, strkey(o->comp)), strkey(o->off));
+	h = mix(mix(h, strkey(opcomp(o))), strkey(opoff(o)));
 	for (uint32_t k = 0; k < o->nsub; k++)
 		h = mix(h, opndkey(&o->sub[k], vn));
 	return h;

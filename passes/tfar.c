@@ -314,7 +314,7 @@ sumop(const Func *f, uint32_t lo, uint32_t at, const Opnd *o, Sum *s,
 		s->c += o->minus ? -x : x;
 		return 1;
 	}
-	return o->kind == Preg && o->reg >= 0 && !o->comp
+	return o->kind == Preg && o->reg >= 0 && !hascomp(o)
 		&& sumreg(f, lo, at, o->reg, s, depth);
 }
 
@@ -345,7 +345,7 @@ valueof(const Func *f, uint32_t lo, uint32_t at, const Opnd *o, int depth)
 	Sum s = {{0}, 0, 0};
 	uint64_t h = 0x51;
 
-	if (o->kind != Preg || o->reg < 0 || o->comp) {
+	if (o->kind != Preg || o->reg < 0 || hascomp(o)) {
 		for (const char *c = o->s ? o->s : ""; *c; c++)
 			h = mix(h, (uint8_t)*c);
 		return mix(h, o->kind);
@@ -469,6 +469,7 @@ reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
 {
 	const Stmt *t = &f->stmt[i];
 	const Opnd *a = 0;
+	Str off;
 
 	*n = 0;
 	for (uint32_t k = 0; k < t->nop; k++)
@@ -484,8 +485,8 @@ reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
 	*s = (Sum){{0}, 0, 0};
 	if (!sumop(f, lo, i, &a->sub[0], s, 0))
 		return 0;
-	if (a->off)
-		s->c += strtoll(a->off + (a->off[0] == '+'), 0, 0);
+	if ((off = opoff(&a->sub[0])))      /* [base+off]: the base's */
+		s->c += strtoll(off + (off[0] == '+'), 0, 0);
 	qsort(s->v, s->n, sizeof *s->v, icmp);
 	return 1;
 }

@@ -389,7 +389,7 @@ addr(Module *m, Str base, uint32_t off)
 	b->s = base;
 	if (off) {
 		snprintf(n, sizeof n, "+%u", off);
-		b->off = interns(n);
+		setoff(b, n);
 	}
 	a.kind = Paddr;
 	a.reg = -1;

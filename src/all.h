@@ -107,7 +107,7 @@ extern const Opinfo opinfo[Onum];
 /* ---- operands ---- */
 
 enum {
-	Preg,   /* %r1, a named register; .comp holds .x of %tid.x */
+	Preg,   /* %r1, a named register; opcomp is .x of %tid.x */
 	Psym,   /* a label, variable, function, or a name not (yet)
 	         * known to be a register; "_" is Psink */
 	Psink,  /* _ */
@@ -127,17 +127,52 @@ enum {
 enum { Maxsub = 65535 };
 
 typedef struct Opnd Opnd;
-struct Opnd {           /* 40 bytes: a kernel has hundreds of thousands */
+struct Opnd {           /* 24 bytes: a kernel has hundreds of thousands */
 	uint8_t kind;
 	uint8_t neg : 1;    /* !%p */
 	uint8_t minus : 1;  /* -1, -0f... spelled with a leading minus */
 	uint16_t nsub;      /* at most Maxsub: the parser says so */
 	int32_t reg;        /* register id in the function, or -1 */
 	Str s;              /* name or literal spelling */
-	Str comp;           /* component: .x */
-	Str off;            /* address offset spelling: "+8", "+-8", "-8" */
-	Opnd *sub;
+	/* An aggregate (Paddr..Plist) has elements; a leaf, the rare
+	 * spelling that follows its name: a component (.x of %tid.x), an
+	 * address base's offset ("+8", "+-8", "-8"), or both (".x+8"),
+	 * interned.  Four operands in five have neither, so the two share
+	 * one word (an operand was 40 bytes with them apart; Sort's
+	 * operands are half its IR).  Read through opcomp/opoff, written
+	 * through setcomp/setoff. */
+	union {
+		Opnd *sub;
+		Str ext;
+	};
 };
+
+static inline int
+isagg(int kind)
+{
+	return kind >= Paddr && kind <= Plist;
+}
+
+/* the leaf's spelling after its name, or 0 */
+static inline Str
+opext(const Opnd *o)
+{
+	return isagg(o->kind) ? 0 : o->ext;
+}
+
+static inline int
+hascomp(const Opnd *o)
+{
+	Str e = opext(o);
+
+	return e && e[0] == '.';
+}
+
+Str opcomp(const Opnd *);
+Str opoff(const Opnd *);
+void setcomp(Opnd *, Str);
+void setoff(Opnd *, Str);
+void setoffnum(Opnd *, const char *, const char *, size_t);
 
 /* ---- statements of a function body ---- */
 

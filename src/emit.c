@@ -125,10 +125,8 @@ printop(Buf *b, Opnd *o)
 		return;
 	default:
 		bputs(b, o->s);
-		if (o->comp)
-			bputs(b, o->comp);
-		if (o->off)
-			bputs(b, o->off);
+		if (o->ext)     /* a leaf's .x, +8 or both */
+			bputs(b, o->ext);
 	}
 }
 

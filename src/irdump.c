@@ -15,7 +15,7 @@ static void
 opdump(Buf *b, const Opnd *o)
 {
 	bprintf(b, " (%u%s%s %s %s %s r%d", o->kind, o->neg ? "!" : "",
-		o->minus ? "-" : "", str(o->s), str(o->comp), str(o->off),
+		o->minus ? "-" : "", str(o->s), str(opcomp(o)), str(opoff(o)),
 		o->reg);
 	for (uint32_t i = 0; i < o->nsub; i++)
 		opdump(b, &o->sub[i]);

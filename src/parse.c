@@ -663,7 +663,7 @@ fastsimple(Parser *P, const char **pp, Opnd *o)  /* REG, REG DOT, WORD */
 
 	opinit(o, reg ? Preg : Psym, tokstr(P, fastid(pp)));
 	if (reg && **pp == '.') {
-		o->comp = intern(*pp, 2);
+		o->ext = intern(*pp, 2);     /* setcomp, inlined */
 		*pp += 2;
 	}
 	return o;
@@ -714,8 +714,8 @@ fastop(Parser *P, const char **pp, Opnd *o)
 				}
 				if (*p == '-')
 					p = skipsp(p + 1);
-				b->off = cat(P, sign,
-					tokstr(P, fastnum(&p, &flt)), "");
+				Tok t = fastnum(&p, &flt);
+				setoffnum(b, sign, t.s, t.n);
 			}
 		}
 		p = skipsp(p) + 1;      /* ']' */

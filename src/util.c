@@ -526,6 +526,89 @@ interns(const char *s)
 	return intern(s, strlen(s));
 }
 
+/* A leaf's component and offset are one interned string (all.h says
+ * why): ".x", "+8", ".x+8".  A component is a directive word, never
+ * holding a sign; an offset always starts with one. */
+static size_t
+complen(Str e)
+{
+	const char *p;
+
+	if (!e || e[0] != '.')
+		return 0;
+	p = strpbrk(e, "+-");
+	return p ? (size_t)(p - e) : strlen(e);
+}
+
+Str
+opcomp(const Opnd *o)
+{
+	Str e = opext(o);
+	size_t n = complen(e);
+
+	return !n ? 0 : e[n] ? intern(e, n) : e;
+}
+
+Str
+opoff(const Opnd *o)
+{
+	Str e = opext(o);
+
+	return e && e[complen(e)] ? e + complen(e) : 0;
+}
+
+/* the leaf's ext made of up to three spellings, each may be empty */
+static void
+setext(Opnd *o, const char *a, size_t na, const char *b, size_t nb,
+	const char *c, size_t nc)
+{
+	char small[64], *s = small;
+	size_t n = na + nb + nc;
+
+	if (!n) {
+		o->ext = 0;
+		return;
+	}
+	if (n > sizeof small)           /* a 10 MB number is read too */
+		s = xmalloc(n);
+	if (na)
+		memcpy(s, a, na);
+	if (nb)
+		memcpy(s + na, b, nb);
+	if (nc)
+		memcpy(s + na + nb, c, nc);
+	o->ext = intern(s, n);
+	if (s != small)
+		free(s);
+}
+
+void
+setcomp(Opnd *o, Str comp)
+{
+	Str e = opext(o);
+
+	Str off = e ? e + complen(e) : "";
+
+	setext(o, comp, comp ? strlen(comp) : 0, off, strlen(off), 0, 0);
+}
+
+void
+setoff(Opnd *o, Str off)
+{
+	Str e = opext(o);
+
+	setext(o, e, complen(e), off, off ? strlen(off) : 0, 0, 0);
+}
+
+/* setoff of sign and digits, spelled apart (the scanner's fast path) */
+void
+setoffnum(Opnd *o, const char *sign, const char *num, size_t n)
+{
+	Str e = opext(o);
+
+	setext(o, e, complen(e), sign, strlen(sign), num, n);
+}
+
 /* A file's bytes follow a header that says how they were allocated.  A
  * large file is read into pages mapped and made at once (huge pages
  * from 2 MiB), not into malloc's, which the kernel would make one fault

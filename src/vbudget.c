@@ -79,7 +79,7 @@ imm(Opnd *o, int *ok)
 static int
 isreg(Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->comp;
+	return o->kind == Preg && o->reg >= 0 && !hascomp(o);
 }
 
 /* The width of s's type, and whether it is unsigned (.u, .b); 0 for a
@@ -262,8 +262,8 @@ learn(Kn *K, Stmt *s, uint32_t *ndef)
 	Opnd *a = &s->opd[1];
 	int ok;
 	if (s->op == Omov && a->kind == Preg && a->reg < 0
-	&& !strcmp(a->s, "%tid") && a->comp) {
-		K->tid[d] = !strcmp(a->comp, ".x") ? 1 : 2;
+	&& !strcmp(a->s, "%tid") && hascomp(a)) {
+		K->tid[d] = !strcmp(opcomp(a), ".x") ? 1 : 2;
 		return;
 	}
 	if (!isreg(a))
@@ -318,7 +318,7 @@ sameopnd(const Opnd *a, const Opnd *b)
 {
 	if (a->kind != b->kind || a->neg != b->neg || a->minus != b->minus
 	|| a->reg != b->reg || a->nsub != b->nsub || !samestr(a->s, b->s)
-	|| !samestr(a->comp, b->comp) || !samestr(a->off, b->off))
+	|| !samestr(opext(a), opext(b)))
 		return 0;
 	for (uint32_t k = 0; k < a->nsub; k++)
 		if (!sameopnd(&a->sub[k], &b->sub[k]))

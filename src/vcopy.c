@@ -29,8 +29,8 @@ typedef struct Vc {
 static int
 plain(Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->comp && !o->neg
-		&& !o->off && !o->nsub;
+	return o->kind == Preg && o->reg >= 0 && !hascomp(o) && !o->neg
+		&& !opoff(o) && !o->nsub;
 }
 
 static void
@@ -143,11 +143,11 @@ regop(Vc *v, int32_t r)
 static void
 subst(Vc *v, Opnd *o)
 {
-	if (o->kind == Preg && o->reg >= 0 && !o->comp
+	if (o->kind == Preg && o->reg >= 0 && !hascomp(o)
 	&& v->sig[o->reg] != o->reg) {
 		Opnd n = regop(v, v->sig[o->reg]);
 		n.neg = o->neg;
-		n.off = o->off;
+		setoff(&n, opoff(o));
 		*o = n;
 		return;
 	}

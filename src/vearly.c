@@ -166,7 +166,7 @@ touches(const Stmt *s, const uint8_t *set)
 static int
 plain(const Opnd *o)
 {
-	return !o->nsub && !o->comp && !o->neg && (o->kind != Preg
+	return !o->nsub && !hascomp(o) && !o->neg && (o->kind != Preg
 		|| o->reg >= 0);
 }
 
@@ -177,11 +177,11 @@ static int
 pack(const Stmt *s)
 {
 	if (s->kind != Sins || s->op != Omov || s->nop != 2
-	|| s->opd[1].kind != Pvec || s->opd[1].comp || s->opd[1].neg)
+	|| s->opd[1].kind != Pvec || hascomp(&s->opd[1]) || s->opd[1].neg)
 		return 0;
 	for (uint32_t k = 0; k < s->opd[1].nsub; k++) {
 		const Opnd *e = &s->opd[1].sub[k];
-		if (e->kind != Preg || e->reg < 0 || e->nsub || e->comp
+		if (e->kind != Preg || e->reg < 0 || e->nsub || hascomp(e)
 		|| e->neg)
 			return 0;
 	}
@@ -603,7 +603,8 @@ copyopnds(Arena *ar, const Opnd *o, uint32_t n)
 	c = alloc(ar, n * sizeof *c);
 	memcpy(c, o, n * sizeof *c);
 	for (uint32_t k = 0; k < n; k++)
-		c[k].sub = copyopnds(ar, o[k].sub, o[k].nsub);
+		if (isagg(c[k].kind))    /* a leaf's word is its ext */
+			c[k].sub = copyopnds(ar, o[k].sub, o[k].nsub);
 	return c;
 }
 

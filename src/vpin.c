@@ -29,7 +29,7 @@
 static int
 plainreg(const Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->nsub && !o->comp
+	return o->kind == Preg && o->reg >= 0 && !o->nsub && !hascomp(o)
 		&& !o->neg;
 }
 
@@ -72,7 +72,7 @@ specialmov(const Stmt *s, int32_t reg, Str sreg)
 		|| !strcmp(s->mod[0], ".b32") || !strcmp(s->mod[0], ".s32"))
 		&& plainreg(&s->opd[0]) && s->opd[0].reg == reg
 		&& s->opd[1].kind == Preg && s->opd[1].reg < 0
-		&& !s->opd[1].nsub && !s->opd[1].comp && s->opd[1].s == sreg;
+		&& !s->opd[1].nsub && !hascomp(&s->opd[1]) && s->opd[1].s == sreg;
 }
 
 /* Whether walking back from the pin at i in its block meets a write
@@ -253,7 +253,7 @@ halves(Func *f, const Stmt *s, int join, int32_t w[3])
 	|| !modsare(s, m, 1))
 		return 0;
 	v = &s->opd[join ? 1 : 0], r = &s->opd[join ? 0 : 1];
-	if (v->kind != Pvec || v->nsub != 2 || v->comp || v->neg
+	if (v->kind != Pvec || v->nsub != 2 || hascomp(v) || v->neg
 	|| !plainreg(&v->sub[0]) || !plainreg(&v->sub[1])
 	|| !plainreg(r) || scalarbits(&f->reg[r->reg]) != 64)
 		return 0;

@@ -197,7 +197,7 @@ linopnd(Vs *v, uint32_t lo, uint32_t pos, const Opnd *o, Lin *l, int depth)
 	if (o->kind == Pint && !o->nsub) {
 		int64_t x = strtoll(o->s, 0, 0);
 		l->c += o->minus ? -x : x;
-	} else if (o->kind == Preg && o->reg >= 0 && !o->comp)
+	} else if (o->kind == Preg && o->reg >= 0 && !hascomp(o))
 		linreg(v, lo, pos, o->reg, l, depth);
 	else
 		l->ok = 0;
@@ -354,6 +354,7 @@ columns(Vs *v, uint32_t lo, uint32_t i, Lin *l, int64_t *n)
 	Stmt *s = &v->b->stmt[i];
 	const Opnd *ad = 0;
 	int64_t x = 0;
+	Str off;
 
 	for (uint32_t k = 0; k < s->nop; k++)
 		if (s->opd[k].kind == Paddr)
@@ -370,9 +371,8 @@ columns(Vs *v, uint32_t lo, uint32_t i, Lin *l, int64_t *n)
 		x *= 2;
 	*l = (Lin){.ok = 1};
 	linopnd(v, lo, i, &ad->sub[0], l, 0);
-	if (ad->off)
-		l->c += strtoll(ad->off[0] == '+' ? ad->off + 1 : ad->off,
-			0, 0);
+	if ((off = opoff(&ad->sub[0])))     /* [base+off]: the base's */
+		l->c += strtoll(off + (off[0] == '+'), 0, 0);
 	*n = x;
 	return l->ok;
 }

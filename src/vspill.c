@@ -105,7 +105,7 @@ findarray(Func *fa, Func *fb, Arr *a)
 static int
 plain32(Func *f, const Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !o->nsub && !o->comp
+	return o->kind == Preg && o->reg >= 0 && !o->nsub && !hascomp(o)
 		&& !o->neg && f->reg[o->reg].units == 1 && !f->reg[o->reg].pred;
 }
 
@@ -133,11 +133,12 @@ shape(Sp *p, uint32_t i)
 	|| ad->sub[0].nsub || ad->sub[0].reg >= 0)
 		return no(p, i, "an address other than [array+N]");
 	long off = 0;
-	if (ad->sub[0].off) {
+	Str os = opoff(&ad->sub[0]);
+	if (os) {
 		char *e;
-		if (strncmp(ad->sub[0].off, "+", 1) || ad->sub[0].off[1] == '-')
+		if (strncmp(os, "+", 1) || os[1] == '-')
 			return no(p, i, "a negative offset");
-		off = strtol(ad->sub[0].off + 1, &e, 10);
+		off = strtol(os + 1, &e, 10);
 		if (*e)
 			return no(p, i, "an offset not in decimal");
 	}
