@@ -170,6 +170,7 @@ hascomp(const Opnd *o)
 
 Str opcomp(const Opnd *);
 Str opoff(const Opnd *);
+/* these write a leaf's ext: never an aggregate's, whose word is sub */
 void setcomp(Opnd *, Str);
 void setoff(Opnd *, Str);
 void setoffnum(Opnd *, const char *, const char *, size_t);

@@ -553,8 +553,9 @@ Str
 opoff(const Opnd *o)
 {
 	Str e = opext(o);
+	size_t n = complen(e);
 
-	return e && e[complen(e)] ? e + complen(e) : 0;
+	return e && e[n] ? e + n : 0;
 }
 
 /* the leaf's ext made of up to three spellings, each may be empty */
@@ -585,9 +586,7 @@ setext(Opnd *o, const char *a, size_t na, const char *b, size_t nb,
 void
 setcomp(Opnd *o, Str comp)
 {
-	Str e = opext(o);
-
-	Str off = e ? e + complen(e) : "";
+	Str e = opext(o), off = e ? e + complen(e) : "";
 
 	setext(o, comp, comp ? strlen(comp) : 0, off, strlen(off), 0, 0);
 }
