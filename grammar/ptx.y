@@ -78,7 +78,7 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 %type <sl> attrs attrs0 dims perfs strs toks wordlist ilist
 %type <str> attr perf intlist0 intlist init ival expr term unary
 %type <str> prim tok
-%type <opd> operand simple addrbase num nprim
+%type <opd> operand simple addrbase base num nprim
 %type <ol> operands vlist slist
 %type <nl> dnames
 %type <dname> dname
@@ -485,15 +485,24 @@ vlist
 				  toomany(P, scanner, &@3, $$); }
 	;
 
+/* ptxas takes no component in an address's base ([%tid.x], [%v.x+4]:
+ * "syntax error"), so neither does check */
 addrbase
-	: simple                { $$ = $1; }
+	: base                  { $$ = $1; }
 	| INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
-	| simple '+' INT        { $$ = $1; setoff($$, cat(P, "+",
+	| base '+' INT          { $$ = $1; setoff($$, cat(P, "+",
 				    tokstr(P, $3), "")); }
-	| simple '+' '-' INT    { $$ = $1; setoff($$, cat(P, "+-",
+	| base '+' '-' INT      { $$ = $1; setoff($$, cat(P, "+-",
 				    tokstr(P, $4), "")); }
-	| simple '-' INT        { $$ = $1; setoff($$, cat(P, "-",
+	| base '-' INT          { $$ = $1; setoff($$, cat(P, "-",
 				    tokstr(P, $3), "")); }
+	;
+
+base
+	: simple                { $$ = $1;
+				  if (hascomp($1))
+					ptxerror(&@1, P, scanner, "an address "
+					    "base with a component"); }
 	;
 
 /* ---- debug sections: data lines and labels ---- */
