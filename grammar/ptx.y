@@ -490,12 +490,12 @@ vlist
 addrbase
 	: base                  { $$ = $1; }
 	| INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
-	| base '+' INT          { $$ = $1; setoff($$, cat(P, "+",
-				    tokstr(P, $3), "")); }
-	| base '+' '-' INT      { $$ = $1; setoff($$, cat(P, "+-",
-				    tokstr(P, $4), "")); }
-	| base '-' INT          { $$ = $1; setoff($$, cat(P, "-",
-				    tokstr(P, $3), "")); }
+	| base '+' INT          { $$ = $1; setoffnum($$, "+", $3.s,
+				    $3.n); }
+	| base '+' '-' INT      { $$ = $1; setoffnum($$, "+-", $4.s,
+				    $4.n); }
+	| base '-' INT          { $$ = $1; setoffnum($$, "-", $3.s,
+				    $3.n); }
 	;
 
 base

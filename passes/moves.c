@@ -33,8 +33,8 @@ typedef struct Mv {
 static int
 plainreg(Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !hascomp(o) && !o->neg
-		&& !opoff(o) && !o->nsub;
+	return o->kind == Preg && o->reg >= 0 && !opext(o) && !o->neg
+		&& !o->nsub;
 }
 
 static int

@@ -599,7 +599,7 @@ setoff(Opnd *o, Str off)
 	setext(o, e, complen(e), off, off ? strlen(off) : 0, 0, 0);
 }
 
-/* setoff of sign and digits, spelled apart (the scanner's fast path) */
+/* setoff of sign and digits, spelled apart (the scanner and grammar) */
 void
 setoffnum(Opnd *o, const char *sign, const char *num, size_t n)
 {

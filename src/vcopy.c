@@ -29,8 +29,8 @@ typedef struct Vc {
 static int
 plain(Opnd *o)
 {
-	return o->kind == Preg && o->reg >= 0 && !hascomp(o) && !o->neg
-		&& !opoff(o) && !o->nsub;
+	return o->kind == Preg && o->reg >= 0 && !opext(o) && !o->neg
+		&& !o->nsub;
 }
 
 static void
@@ -147,7 +147,7 @@ subst(Vc *v, Opnd *o)
 	&& v->sig[o->reg] != o->reg) {
 		Opnd n = regop(v, v->sig[o->reg]);
 		n.neg = o->neg;
-		setoff(&n, opoff(o));
+		n.ext = o->ext; /* no component: its offset, as interned */
 		*o = n;
 		return;
 	}
