@@ -185,15 +185,21 @@ ptxversion(const char *text, size_t n, int *maj, int *min)
 static int
 scrub(char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, k = 0;
 	int ch = 0, end;
-	unsigned char any = 0;
+	uint64_t any = 0, w;
 
-	/* almost always pure ASCII: one pass the compiler vectorizes says
-	 * so, and the comment walk below is skipped */
-	for (size_t k = 0; k < n; k++)
+	/* almost always pure ASCII: one pass eight bytes at a time says so
+	 * (byte by byte it was 1.3 % of opt's work on CUTLASS's 11.5 MB
+	 * file: gcc -O2 does not vectorize it), and the comment walk below
+	 * is skipped */
+	for (; k + 8 <= n; k += 8) {
+		memcpy(&w, s + k, 8);
+		any |= w;
+	}
+	for (; k < n; k++)
 		any |= (unsigned char)s[k];
-	if (any < 0x80)
+	if (!(any & 0x8080808080808080u))
 		return 0;
 	while (i < n) {
 		if (s[i] == '"') {

@@ -117,6 +117,33 @@ fixup(const char *path)
 	free(text);
 }
 
+/* One byte past ASCII in a comment, at every offset of a short text:
+ * the scan that finds it reads eight bytes at a time, then the rest. */
+static void
+scrubeach(void)
+{
+	char t[40], *out;
+	size_t n, m;
+	int ch;
+
+	for (size_t at = 3; at < 37; at++) {
+		memset(t, 'x', sizeof t);
+		memcpy(t, "// ", 3);
+		t[at] = (char)0xe2;
+		t[37] = '\n';
+		n = 38;
+		out = ptxfixup(t, n, 9, 0, &m, &ch);
+		tcheck(out && ch == Fascii && m == n && out[at] == '?'
+			&& !memchr(out, 0xe2, m), "byte past ASCII scrubbed",
+			"scrubeach");
+		free(out);
+	}
+	memset(t, 'x', sizeof t);
+	out = ptxfixup(t, sizeof t, 9, 0, &m, &ch);
+	tcheck(out && ch == 0 && m == sizeof t, "ASCII left alone", "scrubeach");
+	free(out);
+}
+
 static void
 target(void)
 {
@@ -286,8 +313,10 @@ main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "parse"))
 		for (i = 2; i < argc; i++)
 			tparse(argv[i]);
-	else if (argc == 3 && !strcmp(argv[1], "fixup"))
+	else if (argc == 3 && !strcmp(argv[1], "fixup")) {
 		fixup(argv[2]);
+		scrubeach();
+	}
 	else if (argc == 2 && !strcmp(argv[1], "target"))
 		target();
 	else if (argc == 3 && !strcmp(argv[1], "isa"))
