@@ -797,6 +797,8 @@ typedef struct Stscan {
 	uint32_t *cnt;          /* addresses from live-in register r */
 	uint32_t *cntat;        /* addresses from what statement i wrote */
 	int base;               /* pin=base: the block's own roots too */
+	int32_t *touch;         /* the registers whose cnt is not 0 */
+	uint32_t ntouch;
 } Stscan;
 
 /* The root of register u read in the block stamped stamp.  For
@@ -826,9 +828,10 @@ stblock(Func *f, Blk *B, uint32_t stamp, Stscan *t, Pins *p)
 		int32_t a = addrbase(s);
 		if (a >= 0) {
 			Root r = rootof(t, stamp, a);
-			if (r.reg >= 0 && r.at == None)
-				t->cnt[r.reg]++;
-			else if (r.reg >= 0)
+			if (r.reg >= 0 && r.at == None) {
+				if (!t->cnt[r.reg]++)
+					t->touch[t->ntouch++] = r.reg;
+			} else if (r.reg >= 0)
 				t->cntat[r.at]++;
 		}
 		p->d.n = p->u.n = 0;
@@ -855,6 +858,14 @@ stblock(Func *f, Blk *B, uint32_t stamp, Stscan *t, Pins *p)
 	}
 }
 
+static int
+cmpreg(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Whether register r may be pinned: not one an asynchronous operation
  * may still write (no), a scalar of 32 bits (or 64 when wide): the
  * shuffle is .b32, and ptxas rejects a .b16 register there. */
@@ -877,6 +888,7 @@ stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
 		xmalloc((f->nreg + 1) * sizeof *t.root),
 		calloc(f->nreg + 1, sizeof *t.cnt),
 		calloc(f->nstmt + 1, sizeof *t.cntat), base,
+		xmalloc((f->nreg + 1) * sizeof *t.touch), 0,
 	};
 
 	if (!t.in || !t.cnt || !t.cntat)
@@ -889,11 +901,16 @@ stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
 		int top = !base && l->kind == Slabel && p->sc[B->first] < 0
 			&& inlines(lines, l) && !cyclic(A, b, seen, stack);
 		stblock(f, B, b + 1, &t, p);
-		for (uint32_t r = 0; r < f->nreg; r++) {
+		/* in register order, as a walk over all of them would (a
+		 * block of a large kernel counts few of its thousands) */
+		qsort(t.touch, t.ntouch, sizeof *t.touch, cmpreg);
+		for (uint32_t k = 0; k < t.ntouch; k++) {
+			int32_t r = t.touch[k];
 			if (top && t.cnt[r] >= Stmin && pinnable(f, no, p, r))
-				add(p, B->first, (int32_t)r);
+				add(p, B->first, r);
 			t.cnt[r] = 0;
 		}
+		t.ntouch = 0;
 		for (uint32_t i = B->first; i < B->end; i++) {
 			Stmt *s = &f->stmt[i];
 			if (base && t.cntat[i] >= Stmin && p->sc[i] < 0
@@ -914,6 +931,7 @@ stpins(Func *f, Ana *A, const uint32_t *lines, Pins *p, int base)
 	free(t.root);
 	free(t.cnt);
 	free(t.cntat);
+	free(t.touch);
 }
 
 /* pin=dup: a value ptxas derives once from what two statements read
