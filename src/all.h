@@ -24,8 +24,16 @@
 
 typedef struct Arena Arena;
 typedef struct Chunk Chunk;
-struct Chunk { Chunk *prev; size_t used, cap; };
-struct Arena { Chunk *cur, *spare; size_t total; };
+struct Chunk {
+	Chunk *prev;
+	size_t used, cap;       /* cap: bytes made (pages written) */
+	size_t room;            /* mapped past cap, made when needed */
+};
+struct Arena {
+	Chunk *cur, *spare;
+	size_t total;
+	size_t hint;    /* bytes it will likely hold; 0: not known */
+};
 /* A point in an arena's life that arelease() rolls back to. */
 typedef struct Amark { Chunk *cur, *prev; size_t used, total; } Amark;
 #define Chunkhdr ((sizeof(Chunk) + 15) & ~(size_t)15)

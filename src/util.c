@@ -12,8 +12,19 @@
 
 /* An arena's chunks grow with it, from Chunksz to Hugesz: a large
  * module's IR takes a few chunks of huge pages instead of thousands of
- * small ones (mapping pages was a fifth of a large parse). */
-enum { Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = Hugesz };
+ * small ones (mapping pages was a fifth of a large parse).  But a chunk
+ * of huge pages is made whole, and the arena's last one is half empty
+ * on average: on ocelot histogram (1.07 MB) 1.4 MB of its 2 MB stayed
+ * unused, 13 % of the process.  So where the arena knows about how much
+ * it will hold (a->hint: the parser's guess from the input's size), a
+ * chunk that would reach past that is of small pages, made Makestep
+ * bytes at a time as the arena reaches them (one call for 64 pages
+ * still), and so are chunks under Hugesz.  Huge pages throughout
+ * were 8 % faster on histogram's parse than small ones made in steps. */
+enum {
+	Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = Hugesz,
+	Makestep = 1 << 18,
+};
 
 NORETURN void
 die(const char *fmt, ...)
@@ -53,7 +64,7 @@ anew(void)
 	Arena *a = xmalloc(sizeof *a);
 
 	a->cur = a->spare = 0;
-	a->total = 0;
+	a->total = a->hint = 0;
 	return a;
 }
 
@@ -103,18 +114,42 @@ hugemap(size_t n)
 	return q;
 }
 
+/* n bytes mapped, the first *made of them made: all of a chunk of huge
+ * pages (huge: whole huge pages wanted); of another, at least want and
+ * at most a Makestep more. */
 static void *
-chunkmap(size_t n)
+chunkmap(size_t n, size_t want, int huge, size_t *made)
 {
 	void *p;
 
-	if (n % Hugesz == 0)
+	*made = n;
+	if (huge && n % Hugesz == 0)
 		return hugemap(n);
-	p = mmap(0, n, PROT_READ | PROT_WRITE,
-		MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (n > want + Makestep)
+		*made = (want + Makestep) & ~(size_t)(Makestep - 1);
+	p = mmap(0, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS
+		| (*made == n ? MAP_POPULATE : 0), -1, 0);
 	if (p == MAP_FAILED)
 		die("out of memory (%zu bytes)", n);
+#ifdef MADV_POPULATE_WRITE
+	if (*made < n)
+		madvise(p, *made, MADV_POPULATE_WRITE);
+#endif
 	return p;
+}
+
+/* Makes the next step of c's room: bytes made. */
+static size_t
+chunkmake(Chunk *c)
+{
+	size_t k = c->room < Makestep ? c->room : Makestep;
+
+#ifdef MADV_POPULATE_WRITE
+	madvise((char *)c + Chunkhdr + c->cap, k, MADV_POPULATE_WRITE);
+#endif
+	c->cap += k;
+	c->room -= k;
+	return k;
 }
 
 static void
@@ -124,9 +159,18 @@ chunkunmap(void *p, size_t n)
 }
 #else
 static void *
-chunkmap(size_t n)
+chunkmap(size_t n, size_t want, int huge, size_t *made)
 {
+	(void)want, (void)huge;
+	*made = n;
 	return xmalloc(n);
+}
+
+static size_t
+chunkmake(Chunk *c)
+{
+	(void)c;
+	return 0;       /* never called: room is 0 */
 }
 
 static void
@@ -186,7 +230,7 @@ frompool(size_t n, size_t want)
 	pthread_mutex_lock(&poollock);
 	Chunk *c = spare(&pool.c, n, want);
 	if (c)
-		pool.bytes -= Chunkhdr + c->cap;
+		pool.bytes -= Chunkhdr + c->cap + c->room;
 	pthread_mutex_unlock(&poollock);
 	return c;
 }
@@ -195,7 +239,7 @@ frompool(size_t n, size_t want)
 static void
 topool(Chunk *c)
 {
-	size_t sz = Chunkhdr + c->cap;
+	size_t sz = Chunkhdr + c->cap + c->room;
 
 	pthread_mutex_lock(&poollock);
 	int keep = pool.bytes + sz <= Poolmax;
@@ -222,6 +266,13 @@ allocslow(Arena *a, size_t n)
 	size_t cap, hdr = Chunkhdr;
 
 	n = (n + 15) & ~(size_t)15;
+	c = a->cur;
+	if (c && c->room && c->used + n <= c->cap + c->room) {
+		while (c->used + n > c->cap)    /* the next step of it */
+			a->total += chunkmake(c);
+		c->used += n;
+		return (char *)c + hdr + c->used - n;
+	}
 	if (n > Chunksz / 8)
 		cap = n;
 	else {          /* as large as the arena so far, whole pages */
@@ -232,8 +283,11 @@ allocslow(Arena *a, size_t n)
 	if ((c = spare(&a->spare, n, cap)) || (c = frompool(n, cap)))
 		cap = c->cap;
 	else {
-		c = chunkmap(hdr + cap);
-		c->cap = cap;
+		size_t made;
+		c = chunkmap(hdr + cap, hdr + n, !a->hint
+			|| a->total + hdr + cap <= a->hint, &made);
+		c->room = hdr + cap - made;
+		c->cap = cap = made - hdr;
 	}
 	c->used = n;
 	a->total += cap;
@@ -629,7 +683,8 @@ fileblock(size_t cap, size_t *map)
 		*map = want >= Hugesz
 			? (want + Hugesz - 1) & ~(size_t)(Hugesz - 1)
 			: (want + 4095) & ~(size_t)4095;
-		b = chunkmap(*map);
+		size_t made;    /* all of it: the file fills it */
+		b = chunkmap(*map, *map, 1, &made);
 	}
 	memcpy(b, map, sizeof *map);
 	return b + Fhdr;

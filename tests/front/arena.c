@@ -15,7 +15,8 @@
  * chunk was unmapped, and a reused chunk's are not.  arelease gives
  * back what was allocated since amark, large requests (a chunk of their
  * own, behind the current one) included, and keeps what was allocated
- * before it; the same requests again take no fresh chunk.
+ * before it; the same requests again take no fresh chunk.  A chunk is
+ * made (its pages written) a step at a time while the arena is small.
  * usage: arena   (exit 0 pass, 1 fail) */
 #include <stdint.h>
 #include <stdio.h>
@@ -154,10 +155,44 @@ marks(void)
 	}
 }
 
+/* Past what the arena expects to hold (a->hint, the parser's guess), a
+ * chunk is made a step (256 KiB) at a time as the arena reaches it, so
+ * that its last chunk is not made whole and half empty (util.c): what
+ * the current chunk has made is never much more than it handed out.
+ * Without a sanitizer only (under one a chunk is malloc's, made whole),
+ * and first, before any arena gives chunks to the pool, whose made
+ * chunks a new arena may take. */
+static void
+steps(void)
+{
+	Arena *a = anew();
+	int room = 0;
+
+	a->hint = 1 << 20;
+
+	for (int i = 0; i < 3000; i++) {        /* 3 MB */
+		unsigned char *x = alloc(a, Sz);
+		memset(x, i & 0xff, Sz);
+		expect(inchunks(a->cur, x) && x[Sz - 1] == (i & 0xff));
+#ifndef __SANITIZE_ADDRESS__
+		expect(a->cur->cap - a->cur->used < ((size_t)1 << 18) + Sz);
+#endif
+		room |= a->cur->room > 0;
+	}
+#ifdef __SANITIZE_ADDRESS__
+	expect(!room);
+#else
+	expect(room);
+#endif
+	afree(a);
+}
+
 int
 main(void)
 {
 	static unsigned char *p[N], *q[N];
+
+	steps();
 	Arena *a = anew();
 	Chunk *before[64];
 	int nb, kept;
