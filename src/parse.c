@@ -948,9 +948,10 @@ parseflags(const char *path, const char *src, size_t n, Diag *d, int flags)
 	if (len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3))
 		start = 3;
 	P.a = anew();
-	/* the IR of the large files is 1.7 to 4.8 times the input
-	 * (ocelot Sort 4.8, CUTLASS's 11.5 MB Blackwell FMHA 4.5, the
-	 * corpus's cutlass GEMMs 1.7-2.1): its last chunk no larger */
+	/* what the arena will likely hold: the IR of the large files is
+	 * 1.7 to 4.8 times their input (ocelot Sort 4.8, CUTLASS's 11.5 MB
+	 * Blackwell FMHA 4.5, the corpus's cutlass GEMMs 1.7-2.1); a chunk
+	 * past it is made as it is used, not whole (util.c) */
 	P.a->hint = 5 * n;
 	P.tmp = anew();
 	m = zalloc(P.a, sizeof *m);

@@ -364,8 +364,8 @@ unbudget(Func *fa, Str *saved)
  * prove.  What a function means beyond its text (module variables,
  * the functions it calls) is held to the input item by item anyway.
  * opt's picks leave most kernels of a large file as they were (CUTLASS
- * example 77: 28 of 44), and their proof was a third of opt's own
- * work there. */
+ * example 77: 28 of 44), and their proof was 15 % of opt's own work
+ * there (bench/RESULTS-trust.md, forty-fourth session). */
 static int
 sametext(const Module *a, const Item *x, const Module *b, const Item *y)
 {
