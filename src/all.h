@@ -470,6 +470,7 @@ typedef struct Optreq {
 	                            * ptxas's figures, can tell a win); its
 	                            * variant comes first of the wgmma ones */
 	int tmem;                  /* tcgen05.ld: the search tries tsink,hoist */
+	/* the next five: -1 until the search first asks (search.c, found) */
 	int early;                 /* a sum early can compute sooner */
 	int ldcvt;                 /* packing converts and global loads:
 	                            * the search tries pin=ld */
@@ -495,6 +496,9 @@ typedef struct Optreq {
 	Scope sc;
 	FILE *log;                 /* report and notes, or NULL: silent */
 	struct Module *orig;       /* src parsed already (borrowed), or 0 */
+	struct Module *input;      /* the input's parse, for what the search
+	                            * finds when it first asks */
+	int maxnreg;               /* the input mentions setmaxnreg */
 	int noshare;               /* the search's variants parse afresh
 	                            * instead of sharing the input's parse */
 } Optreq;

@@ -658,12 +658,11 @@ optimize(Optreq *o, const char *src, size_t n, Buf *out)
 	o->wgmma = mentions(src, n, "wgmma.commit_group");
 	o->bcast = o->budgets && mentions(src, n, "shfl.sync.idx");
 	o->tmem = mentions(src, n, "tcgen05.ld");
-	o->early = o->search && earlyfinds(orig);
-	o->ldcvt = o->search && ldfinds(orig);
-	o->stbase = o->search && stfinds(orig);
-	o->defbase = o->search && basefinds(orig)
-		? 1 + mentions(src, n, "setmaxnreg") : 0;
-	o->dup = o->search ? dupfinds(orig) : 0;
+	/* found when the search first asks for them (search.c, found) */
+	o->input = orig;
+	o->maxnreg = mentions(src, n, "setmaxnreg");
+	o->early = o->ldcvt = o->stbase = o->defbase = o->dup
+		= o->search ? -1 : 0;
 	o->xspill = !o->search || !o->wgmma ? 0 : xspillfinds(orig, 0) ? 1
 		: o->timel && xspillfinds(orig, 1) ? 2 : 0;
 	if (o->search) {

@@ -162,6 +162,28 @@ add(Optreq *o, Pipe *v, int n, int max, const char *const *t, size_t nt)
 	return n;
 }
 
+/* What the input holds for a family of variants (*f), found when the
+ * search first asks: a short search that never reaches those variants
+ * does without the finding (earlyfinds, dupfinds, ldfinds and stfinds
+ * were 11 % of opt's own work on CUTLASS 77's file at --tries 4, which
+ * reaches none of them). */
+static int
+found(Optreq *o, int *f, int (*find)(Module *))
+{
+	if (*f < 0)
+		*f = find(o->input);
+	return *f;
+}
+
+/* pin=base's: 2 in a warp-specialized kernel */
+static int
+defbase(Optreq *o)
+{
+	if (o->defbase < 0)
+		o->defbase = basefinds(o->input) ? 1 + o->maxnreg : 0;
+	return o->defbase;
+}
+
 /* What the kernel's own constructs call for, after vbase[2]. */
 static int
 kernelwise(Optreq *o, Pipe *v, int n, int max)
@@ -170,9 +192,9 @@ kernelwise(Optreq *o, Pipe *v, int n, int max)
 
 	if (o->budgets)
 		n = add(o, v, n, max, vearly, countof(vearly) - !o->bcast);
-	if (o->stbase)
+	if (n < max && found(o, &o->stbase, stfinds))
 		n = add(o, v, n, max, vst, 1);
-	if (o->ldcvt && !o->tmem)
+	if (n < max && !o->tmem && found(o, &o->ldcvt, ldfinds))
 		n = add(o, v, n, max, vld, 1);
 	if (o->xspill)
 		n = add(o, v, n, max, xs + (o->xspill == 2), 1);
@@ -180,9 +202,9 @@ kernelwise(Optreq *o, Pipe *v, int n, int max)
 		n = add(o, v, n, max, vwg, countof(vwg));
 	if (o->tmem)
 		n = add(o, v, n, max, vtm, countof(vtm));
-	if (o->defbase == 2)
+	if (n < max && defbase(o) == 2)
 		n = add(o, v, n, max, vbp, countof(vbp));
-	if (o->early)
+	if (n < max && found(o, &o->early, earlyfinds))
 		n = add(o, v, n, max, vea, countof(vea));
 	if (o->tmem)
 		n = add(o, v, n, max, vtmpin, countof(vtmpin));
@@ -204,13 +226,13 @@ fixed(Optreq *o, Pipe *v, int max)
 		if (i == 2)
 			n = kernelwise(o, v, n, max);
 	}
-	if (o->ldcvt)
+	if (n < max && found(o, &o->ldcvt, ldfinds))
 		n = add(o, v, n, max, vld + !o->tmem, countof(vld) - !o->tmem);
 	if (o->tmem)
 		n = add(o, v, n, max, s8, 1);
-	if (o->stbase)
+	if (n < max && found(o, &o->stbase, stfinds))
 		n = add(o, v, n, max, vst + 1, 1);
-	if (o->defbase == 1)
+	if (n < max && defbase(o) == 1)
 		n = add(o, v, n, max, vbp, countof(vbp));
 	if (o->budgets)
 		n = add(o, v, n, max, vbud, countof(vbud));
@@ -526,9 +548,9 @@ static int
 dupvariants(Optreq *o, const Pipe *all, const Pipe *const *from, int nf,
 	Pipe *v, int max)
 {
-	int n = 0;
+	int n = 0, dup = found(o, &o->dup, dupfinds);
 
-	for (int K = 1; K <= o->dup && K <= Dupk; K++)
+	for (int K = 1; K <= dup && K <= Dupk; K++)
 		for (int i = 0; i < nf && n < max && n < Dupmax; i++) {
 			char w[16];
 			snprintf(w, sizeof w, "pin=dup:%d", K);
