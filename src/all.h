@@ -477,8 +477,7 @@ typedef struct Optreq {
 	int stbase;                /* a block's many addresses from one
 	                            * base: the search tries pin=st */
 	int defbase;               /* from one base the block computes:
-	                            * pin=base; 2 in a warp-specialized
-	                            * kernel (setmaxnreg) */
+	                            * pin=base (early where maxnreg) */
 	int dup;                   /* the most loops of a function with an
 	                            * mbarrier parity or mapa read as
 	                            * before: the refining round tries
@@ -498,7 +497,8 @@ typedef struct Optreq {
 	struct Module *orig;       /* src parsed already (borrowed), or 0 */
 	struct Module *input;      /* the input's parse, for what the search
 	                            * finds when it first asks */
-	int maxnreg;               /* the input mentions setmaxnreg */
+	int maxnreg;               /* the input mentions setmaxnreg: a
+	                            * warp-specialized kernel */
 	int noshare;               /* the search's variants parse afresh
 	                            * instead of sharing the input's parse */
 } Optreq;

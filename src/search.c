@@ -175,15 +175,6 @@ found(Optreq *o, int *f, int (*find)(Module *))
 	return *f;
 }
 
-/* pin=base's: 2 in a warp-specialized kernel */
-static int
-defbase(Optreq *o)
-{
-	if (o->defbase < 0)
-		o->defbase = basefinds(o->input) ? 1 + o->maxnreg : 0;
-	return o->defbase;
-}
-
 /* What the kernel's own constructs call for, after vbase[2]. */
 static int
 kernelwise(Optreq *o, Pipe *v, int n, int max)
@@ -202,7 +193,7 @@ kernelwise(Optreq *o, Pipe *v, int n, int max)
 		n = add(o, v, n, max, vwg, countof(vwg));
 	if (o->tmem)
 		n = add(o, v, n, max, vtm, countof(vtm));
-	if (n < max && defbase(o) == 2)
+	if (n < max && o->maxnreg && found(o, &o->defbase, basefinds))
 		n = add(o, v, n, max, vbp, countof(vbp));
 	if (n < max && found(o, &o->early, earlyfinds))
 		n = add(o, v, n, max, vea, countof(vea));
@@ -232,7 +223,7 @@ fixed(Optreq *o, Pipe *v, int max)
 		n = add(o, v, n, max, s8, 1);
 	if (n < max && found(o, &o->stbase, stfinds))
 		n = add(o, v, n, max, vst + 1, 1);
-	if (n < max && defbase(o) == 1)
+	if (n < max && !o->maxnreg && found(o, &o->defbase, basefinds))
 		n = add(o, v, n, max, vbp, countof(vbp));
 	if (o->budgets)
 		n = add(o, v, n, max, vbud, countof(vbud));
