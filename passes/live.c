@@ -135,12 +135,11 @@ defined(Func *f, uint64_t *defd)
 	Ana *A = f->ana;
 	uint32_t W = A->nword;
 	uint64_t *dout = calloc((size_t)A->nblk * W, 8);
-	uint8_t *dirty = malloc(A->nblk + 1);
+	uint8_t *dirty = memset(xmalloc(A->nblk + 1), 1, A->nblk + 1);
 	int ch = 1;
 
-	if (!dout || !dirty)
+	if (!dout)
 		die("out of memory");
-	memset(dirty, 1, A->nblk + 1);
 	params(f, A->blk[0].din);
 	while (ch) {
 		ch = 0;
@@ -168,12 +167,9 @@ dataflow(Func *f, uint64_t *gen, uint64_t *kill)
 {
 	Ana *A = f->ana;
 	uint32_t W = A->nword;
-	uint8_t *dirty = malloc(A->nblk + 1);
+	uint8_t *dirty = memset(xmalloc(A->nblk + 1), 1, A->nblk + 1);
 	int ch = 1;
 
-	if (!dirty)
-		die("out of memory");
-	memset(dirty, 1, A->nblk + 1);
 	while (ch) {
 		ch = 0;
 		for (uint32_t b = A->nblk; b-- > 0;) {
