@@ -58,6 +58,15 @@ typedef struct Head {   /* a function header, before its body */
 	SL perf;
 } Head;
 
+/* One register prefix ("%r", "%rd") and the names read with it,
+ * interned, indexed by their number. */
+enum { Npfx = 8, Pfxmax = 1 << 18 };
+typedef struct Pfx {
+	uint64_t k;             /* the prefix's bytes, little-endian */
+	uint32_t cap;
+	Str *s;
+} Pfx;
+
 struct Parser {
 	Module *m;
 	Arena *a;
@@ -75,6 +84,8 @@ struct Parser {
 	Buf *sec;               /* section being read */
 	Regmemo *regmemo;       /* resolve()'s memory across functions */
 	Word *word;             /* opcode words seen, open addressing */
+	Pfx pfx[Npfx];          /* register names by prefix (regstr) */
+	uint32_t npfx;
 	uint32_t nword, capword;
 };
 
