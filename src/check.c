@@ -158,10 +158,29 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
  * another that prints the same (the opt fuzzer, in CI: remat=loop's
  * copy, printed by name, then read the other one).  A scope is a { }
  * (an inline asm block may shadow outer names) or the body; a range
- * %r<N> and a plain %r do not collide.  Each declaration gets its
- * scope's number; sorted by name, kind and scope, a repeat stands next
- * to the first. */
-typedef struct Dn { Str name; uint32_t range, scope, at; } Dn;
+ * %r<N> and a plain %r do not collide, but a plain %r5 or %r005 is %r<8>'s
+ * fifth again (inmember).  Each declaration gets its scope's number;
+ * sorted by name, kind and scope, a repeat stands next to the first. */
+typedef struct Dn { Str name; uint32_t range, scope, at; int32_t count; } Dn;
+
+/* Whether the plain name x is a member of the range r, both of one
+ * scope: r's prefix and a number below its count, leading zeros and
+ * all, as ptxas reads %r007 (regs.c find). */
+static int
+inmember(const Dn *x, const Dn *r)
+{
+	size_t n = strlen(x->name), k = strlen(r->name), i;
+	long idx = 0;
+
+	if (x->scope != r->scope || n <= k || memcmp(x->name, r->name, k))
+		return 0;
+	for (i = k; i < n && idx < r->count; i++) {
+		if (x->name[i] < '0' || x->name[i] > '9')
+			return 0;
+		idx = 10 * idx + (x->name[i] - '0');
+	}
+	return i == n && idx < r->count;
+}
 
 static int
 dncmp(const void *a, const void *b)
@@ -202,7 +221,8 @@ redeclared(Func *f, Diag *d)
 				v = xrealloc(v, cap * sizeof *v);
 			}
 			v[n++] = (Dn){s->decl->name[k].name,
-				s->decl->name[k].count >= 0, cur, i};
+				s->decl->name[k].count >= 0, cur, i,
+				s->decl->name[k].count};
 		}
 	}
 	if (n > 1)
@@ -215,6 +235,21 @@ redeclared(Func *f, Diag *d)
 		diag(d, "error", s->pos, s->text.off, s->text.len,
 			"register '%s%s' declared twice in one scope",
 			v[k].name, v[k].range ? "<>" : "");
+	}
+	for (uint32_t r = 0; r < n; r++) {     /* ranges are few */
+		if (!v[r].range)
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			if (v[k].range || !inmember(&v[k], &v[r]))
+				continue;
+			/* where ptxas says it: the later of the two */
+			Stmt *s = &f->stmt[v[k].at > v[r].at ? v[k].at
+				: v[r].at];
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"register '%s' declared twice in one scope: "
+				"it is %s<%d>'s", v[k].name, v[r].name,
+				v[r].count);
+		}
 	}
 	free(v);
 }

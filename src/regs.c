@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include "all.h"
 
+/* prev: the undo entry of the bind that made it, which holds the
+ * binding it hid */
 typedef struct Ent { Str key; int32_t id, count, prev; } Ent;
 
 typedef struct Names {
@@ -99,6 +101,7 @@ bind(Names *S, Str key, int32_t id, int32_t count)
 	e->key = key;
 	e->id = id;
 	e->count = count;
+	e->prev = (int32_t)(S->nundo - 1);     /* what it hid: find() */
 }
 
 static void
@@ -242,7 +245,10 @@ lookup(Names *S, Str name)
 	return c->id;
 }
 
-/* %r57: an exact binding, else a range of prefix %r holding 57. */
+/* %r57: an exact binding, else a range of prefix %r holding 57.  The
+ * number may have leading zeros: ptxas takes %r007 for %r7 of %r<8>
+ * (the same register, tried with ptxas 13.0), though a name declared
+ * on its own is its own text (%t7 and %t007 are two registers). */
 static int32_t
 find(Names *S, Str name)
 {
@@ -254,15 +260,31 @@ find(Names *S, Str name)
 	n = strlen(name);
 	for (k = n; k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9'; k--)
 		;
-	if (k == n || k == 0 || (name[k] == '0' && k + 1 < n) || !S->cap)
+	if (k == n || k == 0 || !S->cap)
 		return -1;
-	e = slot(S, rangekey(S, name, k));
+	Str key = rangekey(S, name, k);
+	e = slot(S, key);
 	if (!e->key || e->id < 0 || e->count < 0)
 		return -1;
 	long idx = 0;
-	for (; k < n && idx < e->count; k++)
+	for (; k < n && idx <= INT32_MAX; k++)
 		idx = 10 * idx + (name[k] - '0');
-	return k == n && idx < e->count ? e->id + (int32_t)idx : -1;
+	if (k < n)
+		return -1;
+	if (idx < e->count)
+		return e->id + (int32_t)idx;
+	/* An inner scope's %r<4> does not hide an outer %r<100>'s %r50:
+	 * ptxas 13.0 takes it for the outer one (an inline asm block may
+	 * declare a range of its own in { } around operands the asm
+	 * statement was given from the function's).  A live binding leads to the one it hid (one
+	 * with id -1, left by a scope's end, hid nothing still open). */
+	for (const Ent *o = e; o->id >= 0 && (uint32_t)o->prev < S->nundo
+	&& S->undo[o->prev].slot;) {
+		o = &S->undo[o->prev].old;
+		if (o->id >= 0 && o->count >= 0 && idx < o->count)
+			return o->id + (int32_t)idx;
+	}
+	return -1;
 }
 
 static void
