@@ -33,10 +33,9 @@ budgetsites(Func *f, Stmt **s, int *v, uint32_t max)
 		if (t->kind != Sins || t->op != Osetmaxnreg)
 			continue;
 		Opnd *o = t->nop ? &t->opd[0] : 0;
-		char *end;
-		long x = o && o->kind == Pint && !o->nsub && !o->minus
-			? strtol(o->s, &end, 10) : -1;
-		if (n == max || x < 0 || x > 1024 || *end)
+		int64_t x = -1;
+		if (n == max || !o || o->kind != Pint || o->nsub || o->minus
+		|| !ptxint(o->s, &x) || x > 1024)
 			return 0;
 		s[n] = t;
 		v[n++] = (int)x;

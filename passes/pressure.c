@@ -32,18 +32,12 @@ allocgran(int regs)
 static long
 threads(const char *args)
 {
+	int64_t v[3];
 	long n = 1;
-	char *e;
+	int k = ptxints(args, v, 3);
 
-	while (args && *args) {
-		long v = strtol(args, &e, 10);
-		if (e == args)
-			break;
-		n *= v > 0 ? v : 1;
-		args = e;
-		while (*args == ',' || *args == ' ' || *args == '\t')
-			args++;
-	}
+	for (int i = 0; i < k; i++)
+		n *= v[i] > 0 && v[i] <= 1 << 20 ? (long)v[i] : 1;
 	return n;
 }
 
@@ -70,8 +64,9 @@ launchcap(Func *f, int *known)
 	*known = 0;
 	for (uint32_t i = 0; i < f->nperf; i++) {
 		Perf *p = &f->perf[i];
+		int64_t v = 0;
 		if (!strcmp(p->name, ".maxnreg")) {
-			long v = p->args ? strtol(p->args, 0, 10) : 0;
+			ptxints(p->args, &v, 1);
 			if (v > 0 && v < cap)
 				cap = (int)v;
 			*known = 2;
@@ -79,8 +74,9 @@ launchcap(Func *f, int *known)
 		|| !strcmp(p->name, ".reqntid")) {
 			nt = threads(p->args);
 		} else if (!strcmp(p->name, ".minnctapersm")) {
-			long v = p->args ? strtol(p->args, 0, 10) : 1;
-			minb = v > 0 ? v : 1;
+			v = 1;
+			ptxints(p->args, &v, 1);
+			minb = v > 0 && v <= 64 ? (long)v : 1;
 		}
 	}
 	if (nt > 0 && *known < 2)
@@ -100,7 +96,8 @@ setmaxval(const Stmt *s)
 	if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop
 	|| s->opd[0].kind != Pint)
 		return 0;
-	return (int)strtol(s->opd[0].s, 0, 0);
+	int64_t v;
+	return ptxint(s->opd[0].s, &v) && v <= 1024 ? (int)v : 0;
 }
 
 /* Forward: the cap each block starts under, the smallest when paths

@@ -35,8 +35,10 @@ typedef struct Taint {
 static long
 imm(const Opnd *o, int *ok)
 {
-	*ok = o->kind == Pint;
-	return *ok ? strtol(o->s, 0, 0) * (o->minus ? -1 : 1) : 0;
+	int64_t v = 0;
+
+	*ok = o->kind == Pint && !o->nsub && ptxint(o->s, &v);
+	return o->minus ? -(long)v : (long)v;
 }
 
 static int

@@ -46,16 +46,15 @@ ctathreads(const Func *f)
 		const char *n = f->perf[i].name, *p = f->perf[i].args;
 		if ((strcmp(n, ".reqntid") && strcmp(n, ".maxntid")) || !p)
 			continue;
+		int64_t x[3];
+		int k = ptxints(p, x, 3);
 		long t = 1;
-		while (*p) {
-			char *e;
-			long x = strtol(p, &e, 10);
-			if (e == p)
+		for (int j = 0; j < k; j++) {
+			if (x[j] < 1 || x[j] > 1 << 20)
 				return 0;
-			t *= x;
-			p = e + strspn(e, ", ");
+			t *= (long)x[j];
 		}
-		return t;
+		return k > 0 ? t : 0;
 	}
 	return 0;
 }
@@ -309,8 +308,11 @@ static int
 sumop(const Func *f, uint32_t lo, uint32_t at, const Opnd *o, Sum *s,
 	int depth)
 {
+	int64_t x;
+
 	if (o->kind == Pint && !o->nsub) {
-		int64_t x = strtoll(o->s, 0, 0);
+		if (!ptxint(o->s, &x))
+			return 0;
 		s->c += o->minus ? -x : x;
 		return 1;
 	}
@@ -485,8 +487,12 @@ reach(const Func *f, uint32_t lo, uint32_t i, Sum *s, int64_t *n)
 	*s = (Sum){{0}, 0, 0};
 	if (!sumop(f, lo, i, &a->sub[0], s, 0))
 		return 0;
-	if ((off = opoff(&a->sub[0])))      /* [base+off]: the base's */
-		s->c += strtoll(off + (off[0] == '+'), 0, 0);
+	if ((off = opoff(&a->sub[0]))) {    /* [base+off]: the base's */
+		int64_t c;
+		if (!ptxoff(off, &c))
+			return 0;
+		s->c += c;
+	}
 	qsort(s->v, s->n, sizeof *s->v, icmp);
 	return 1;
 }

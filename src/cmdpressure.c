@@ -464,7 +464,10 @@ asked(Func *f, int *lo, int *hi)
 		if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop
 		|| s->opd[0].kind != Pint)
 			continue;
-		int v = atoi(s->opd[0].s);
+		int64_t x;
+		if (!ptxint(s->opd[0].s, &x) || x > 1024)
+			continue;
+		int v = (int)x;
 		*lo = v < *lo ? v : *lo;
 		*hi = v > *hi ? v : *hi;
 	}

@@ -445,6 +445,82 @@ static struct {
 	Arena *a;
 } in;
 
+/* The value of a PTX integer literal as ptxas reads it: decimal, octal
+ * after a leading 0, 0x hex, 0b binary, an optional U; 64 bits, a
+ * larger one wrapping.  ptxas 13.0 takes .maxntid 0200 for 128 threads
+ * and mov 010 for 8; strtol with base 10 had read them as 200 and 10,
+ * and 0b110000000 as 0 (a division by zero in the budget proof).  1 if
+ * the whole of s is one. */
+int
+ptxint(const char *s, int64_t *v)
+{
+	uint64_t x = 0;
+	unsigned base = 10;
+	const char *d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		base = 2, s += 2;
+	else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+		base = 8, s++;
+	for (d = s;; s++) {
+		unsigned c = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0')
+			: *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
+			: *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
+			: 99;
+		if (c >= base)
+			break;
+		x = x * base + c;
+	}
+	if (s == d)
+		return 0;
+	if (*s == 'U')
+		s++;
+	if (*s)
+		return 0;
+	*v = (int64_t)x;
+	return 1;
+}
+
+/* A directive's numbers ("128, 1, 1"), at most max of them: how many,
+ * or -1 if one is not an integer literal. */
+int
+ptxints(const char *s, int64_t *v, int max)
+{
+	char buf[64];
+	int n = 0;
+
+	while (s && *s) {
+		size_t k = strcspn(s, ", \t");
+		if (!k || k >= sizeof buf || n == max)
+			return -1;
+		memcpy(buf, s, k);
+		buf[k] = 0;
+		if (!ptxint(buf, &v[n++]))
+			return -1;
+		s += k;
+		s += strspn(s, ", \t");
+	}
+	return n;
+}
+
+/* An address offset as the IR keeps it ("+8", "-8", "+-8"). */
+int
+ptxoff(Str off, int64_t *v)
+{
+	int neg = 0;
+
+	if (*off == '+')
+		off++;
+	if (*off == '-')
+		neg = 1, off++;
+	if (!ptxint(off, v))
+		return 0;
+	*v = neg ? (int64_t)(0 - (uint64_t)*v) : *v;
+	return 1;
+}
+
 uint32_t
 fnv(const char *s, size_t n)
 {

@@ -323,10 +323,11 @@ budgets(Module *mb, Func *fa, Func *fb, Str **saved, Buf *why)
 	int *ref = xmalloc(na * sizeof *ref), plain = 1;
 	for (uint32_t k = 0; k < na; k++) {
 		Opnd *o = sa[k]->nop ? &sa[k]->opd[0] : 0;
-		char *end = 0;
-		ref[k] = o && o->kind == Pint && !o->nsub && !o->minus
-			? (int)strtol(o->s, &end, 10) : 0;
-		plain &= end && !*end;
+		int64_t x = 0;
+		int ok = o && o->kind == Pint && !o->nsub && !o->minus
+			&& ptxint(o->s, &x) && x <= 1024;
+		ref[k] = ok ? (int)x : 0;
+		plain &= ok;
 	}
 	if (changed && !plain)
 		bprintf(why, "%s: a setmaxnreg count of the original is not "

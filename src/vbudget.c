@@ -54,13 +54,15 @@ perfint(Func *f, const char *name, long *v)
 {
 	for (uint32_t i = 0; i < f->nperf; i++)
 		if (!strcmp(f->perf[i].name, name) && f->perf[i].args) {
-			char *e;
-			long x = strtol(f->perf[i].args, &e, 10), y = 1, z = 1;
-			if (*e == ',')
-				y = strtol(e + 1, &e, 10);
-			if (*e == ',')
-				z = strtol(e + 1, &e, 10);
-			v[0] = x, v[1] = y, v[2] = z;
+			int64_t x[3] = {1, 1, 1};
+			int n = ptxints(f->perf[i].args, x, 3);
+			/* a number past what a block holds is as unread */
+			for (int k = 0; k < n; k++)
+				if (x[k] < 0 || x[k] > 1 << 20)
+					n = -1;
+			if (n < 1)
+				return -1;
+			v[0] = (long)x[0], v[1] = (long)x[1], v[2] = (long)x[2];
 			return 1;
 		}
 	return 0;
@@ -69,11 +71,10 @@ perfint(Func *f, const char *name, long *v)
 static long
 imm(Opnd *o, int *ok)
 {
-	*ok = o->kind == Pint && !o->nsub;
-	if (!*ok)
-		return 0;
-	long v = strtol(o->s, 0, 0);
-	return o->minus ? -v : v;
+	int64_t v = 0;
+
+	*ok = o->kind == Pint && !o->nsub && ptxint(o->s, &v);
+	return o->minus ? -(long)v : (long)v;
 }
 
 static int
@@ -851,15 +852,24 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	uint32_t n = f->nreg ? f->nreg : 1;
 	int rc = 0;
 
-	R->fewer = !perfint(f, ".reqntid", t);
-	if (R->fewer && !perfint(f, ".maxntid", t)) {
+	int req = perfint(f, ".reqntid", t), max = 0;
+
+	R->fewer = !req;
+	if (!req && !(max = perfint(f, ".maxntid", t))) {
 		bprintf(why, "%s: no .reqntid or .maxntid: the warps of a "
 			"CTA are not known\n", f->name);
 		return -1;
 	}
-	perfint(f, ".minnctapersm", k);
+	long mx[3];
+	int mr = perfint(f, ".maxnreg", mx);
+	if (req < 0 || max < 0 || perfint(f, ".minnctapersm", k) < 0
+	|| mr < 0) {
+		bprintf(why, "%s: a block size, .minnctapersm or .maxnreg "
+			"that is not numbers this proof reads\n", f->name);
+		return -1;
+	}
 	long threads = t[0] * t[1] * t[2], nw = (threads + 31) / 32;
-	if (t[1] != 1 || t[2] != 1 || nw > Maxwarp || k[0] < 1) {
+	if (t[1] != 1 || t[2] != 1 || nw < 1 || nw > Maxwarp || k[0] < 1) {
 		bprintf(why, "%s: block %ldx%ldx%ld: warps not tracked\n",
 			f->name, t[0], t[1], t[2]);
 		return -1;
@@ -878,8 +888,7 @@ budgetroles(Module *m, Func *f, Roles *R, Buf *why)
 	R->entry = 65536 / (threads * k[0]) / 8 * 8;
 	if (R->entry > 255)
 		R->entry = 255;
-	long mx[3];
-	if (perfint(f, ".maxnreg", mx) && mx[0] / 8 * 8 < R->entry)
+	if (mr > 0 && mx[0] / 8 * 8 < R->entry)
 		R->entry = mx[0] / 8 * 8;
 	/* the CTA's pool: what its warps were launched with */
 	R->pool = R->cap = 65536 / k[0];

@@ -49,13 +49,14 @@ static int
 pinshape(const Stmt *s, int32_t r[3])
 {
 	static const char *const m[] = {".sync", ".idx", ".b32"};
+	int64_t c;
 
 	if (s->kind != Sins || s->op != Oshfl || s->guard || s->nop != 5
 	|| !modsare(s, m, 3) || !plainreg(&s->opd[0])
 	|| !plainreg(&s->opd[1]) || s->opd[0].reg != s->opd[1].reg
 	|| !plainreg(&s->opd[2]) || !plainreg(&s->opd[4])
 	|| s->opd[3].kind != Pint || s->opd[3].minus
-	|| strtol(s->opd[3].s, 0, 0) != 31)
+	|| !ptxint(s->opd[3].s, &c) || c != 31)
 		return 0;
 	r[0] = s->opd[0].reg;
 	r[1] = s->opd[2].reg;

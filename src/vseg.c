@@ -108,20 +108,18 @@ vwarpop(const Stmt *s, int op)
 		&& vhas((Stmt *)s, ".aligned");
 }
 
-/* N of an unguarded .aligned wgmma.wait_group N written in decimal, or
- * -1. */
+/* N of an unguarded .aligned wgmma.wait_group N (below 1000, in any
+ * form ptxas reads: 010 is 8), or -1. */
 static long
 waitcount(const Stmt *s)
 {
-	const char *p;
+	int64_t n;
 
 	if (!vwarpop(s, Owgmma_wait_group) || s->nop != 1
-	|| s->opd[0].kind != Pint || s->opd[0].minus)
+	|| s->opd[0].kind != Pint || s->opd[0].minus || s->opd[0].nsub
+	|| !ptxint(s->opd[0].s, &n) || n > 999)
 		return -1;
-	for (p = s->opd[0].s; *p >= '0' && *p <= '9'; p++)
-		;
-	return *p || !*s->opd[0].s || p - s->opd[0].s > 3 ? -1
-		: strtol(s->opd[0].s, 0, 10);
+	return (long)n;
 }
 
 static int

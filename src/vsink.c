@@ -194,9 +194,13 @@ addterm(Lin *l, Str t)
 static void
 linopnd(Vs *v, uint32_t lo, uint32_t pos, const Opnd *o, Lin *l, int depth)
 {
+	int64_t x;
+
 	if (o->kind == Pint && !o->nsub) {
-		int64_t x = strtoll(o->s, 0, 0);
-		l->c += o->minus ? -x : x;
+		if (!ptxint(o->s, &x))
+			l->ok = 0;
+		else
+			l->c += o->minus ? -x : x;
 	} else if (o->kind == Preg && o->reg >= 0 && !hascomp(o))
 		linreg(v, lo, pos, o->reg, l, depth);
 	else
@@ -371,8 +375,12 @@ columns(Vs *v, uint32_t lo, uint32_t i, Lin *l, int64_t *n)
 		x *= 2;
 	*l = (Lin){.ok = 1};
 	linopnd(v, lo, i, &ad->sub[0], l, 0);
-	if ((off = opoff(&ad->sub[0])))     /* [base+off]: the base's */
-		l->c += strtoll(off + (off[0] == '+'), 0, 0);
+	if ((off = opoff(&ad->sub[0]))) {   /* [base+off]: the base's */
+		int64_t c;
+		if (!ptxoff(off, &c))
+			return 0;
+		l->c += c;
+	}
 	*n = x;
 	return l->ok;
 }
@@ -561,11 +569,15 @@ threads(Func *f)
 	for (uint32_t i = 0; i < f->nperf; i++)
 		if ((!strcmp(f->perf[i].name, ".reqntid")
 		|| !strcmp(f->perf[i].name, ".maxntid")) && f->perf[i].args) {
-			char *e;
-			long t = strtol(f->perf[i].args, &e, 10);
-			while (*e == ',' || *e == ' ')
-				t *= strtol(e + 1, &e, 10);
-			return *e ? -1 : t;
+			int64_t x[3];
+			int k = ptxints(f->perf[i].args, x, 3);
+			long t = 1;
+			for (int j = 0; j < k; j++) {
+				if (x[j] < 1 || x[j] > 1 << 20)
+					return -1;
+				t *= (long)x[j];
+			}
+			return k > 0 ? t : -1;
 		}
 	return -1;
 }

@@ -92,9 +92,9 @@ findarray(Func *fa, Func *fb, Arr *a)
 				&& fa->stmt[j].decl->name->name == n;
 		if (ina)
 			continue;
-		char *e;
-		long b = strtol(s->decl->name->dim[0], &e, 10);
-		if (*e || b <= 0 || b % 4)
+		int64_t b;
+		if (!ptxint(s->decl->name->dim[0], &b) || b <= 0 || b % 4
+		|| b > 1 << 24)
 			continue;
 		*a = (Arr){n, (uint32_t)b, i};
 		return 1;
@@ -135,12 +135,12 @@ shape(Sp *p, uint32_t i)
 	long off = 0;
 	Str os = opoff(&ad->sub[0]);
 	if (os) {
-		char *e;
+		int64_t x;
 		if (strncmp(os, "+", 1) || os[1] == '-')
 			return no(p, i, "a negative offset");
-		off = strtol(os + 1, &e, 10);
-		if (*e)
-			return no(p, i, "an offset not in decimal");
+		if (!ptxoff(os, &x) || x > 1 << 24)
+			return no(p, i, "an offset not a number");
+		off = (long)x;
 	}
 	if (off % (4 * (long)n) || off + 4 * (long)n > (long)p->a.bytes)
 		return no(p, i, "unaligned or outside the array");
