@@ -616,8 +616,9 @@ enum { Maxrange = 1 << 22 };
 static int32_t
 regrange(Loc *l, Parser *P, yyscan_t s, Tok t)
 {
-	long v = strtol(t.s, 0, 0);
+	int64_t v = -1;         /* %r<0b100> is 4 registers to ptxas too */
 
+	ptxintn(t.s, t.n, &v);
 	if (v >= 0 && v <= Maxrange)
 		return (int32_t)v;
 	ptxerror(l, P, s, "register range larger than ptxpress takes "

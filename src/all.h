@@ -673,6 +673,7 @@ Str interns(const char *);
 uint32_t fnv(const char *, size_t);     /* FNV-1a, byte by byte */
 uint32_t strhash(const char *, size_t); /* intern's hash */
 int ptxint(const char *, int64_t *);    /* an integer literal's value */
+int ptxintn(const char *, size_t, int64_t *);
 int ptxints(const char *, int64_t *, int max);
 int ptxoff(Str off, int64_t *);         /* "+8", "-8", "+-8" */
 NORETURN void die(const char *, ...);

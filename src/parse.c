@@ -107,19 +107,18 @@ toint(Tok t)
 		if (i == t.n)
 			return v;
 	}
-	return (int32_t)strtol(t.s, 0, 0);
+	int64_t v = 0;
+	ptxintn(t.s, t.n, &v);  /* 0x, 0b and octal as ptxas reads them */
+	return (int32_t)v;
 }
 
 /* t is at most 2^31 - 1: toint gives it back */
 int
 smallint(Tok t)
 {
-	char *e;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(t.s, &e, 0);
-	return !errno && v >= 0 && v <= INT32_MAX;
+	return ptxintn(t.s, t.n, &v) && v >= 0 && v <= INT32_MAX;
 }
 
 Str

@@ -446,41 +446,50 @@ static struct {
 } in;
 
 /* The value of a PTX integer literal as ptxas reads it: decimal, octal
- * after a leading 0, 0x hex, 0b binary, an optional U; 64 bits, a
- * larger one wrapping.  ptxas 13.0 takes .maxntid 0200 for 128 threads
- * and mov 010 for 8; strtol with base 10 had read them as 200 and 10,
- * and 0b110000000 as 0 (a division by zero in the budget proof).  1 if
- * the whole of s is one. */
+ * after a leading 0, 0x hex, 0b binary, an optional U, in 64 bits.
+ * ptxas 13.0 takes .maxntid 0200 for 128 threads, mov 010 for 8 and
+ * %r<0b100> for four registers; strtol with base 10 had read the first
+ * two as 200 and 10, and with any base 0b110000000 as 0 (a division by
+ * zero in the budget proof).  1 if the whole of s[0..n) is one and fits
+ * 64 bits. */
 int
-ptxint(const char *s, int64_t *v)
+ptxintn(const char *s, size_t n, int64_t *v)
 {
+	const char *e = s + n, *d;
 	uint64_t x = 0;
 	unsigned base = 10;
-	const char *d;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+	if (n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		base = 16, s += 2;
-	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+	else if (n > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
 		base = 2, s += 2;
-	else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+	else if (n > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9')
 		base = 8, s++;
-	for (d = s;; s++) {
+	for (d = s; s < e; s++) {
 		unsigned c = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0')
 			: *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
 			: *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
 			: 99;
 		if (c >= base)
 			break;
+		if (x > (UINT64_MAX - c) / base)
+			return 0;       /* past 64 bits: not read */
 		x = x * base + c;
 	}
 	if (s == d)
 		return 0;
-	if (*s == 'U')
+	if (s < e && *s == 'U')
 		s++;
-	if (*s)
+	if (s < e)
 		return 0;
 	*v = (int64_t)x;
 	return 1;
+}
+
+int
+ptxint(const char *s, int64_t *v)
+{
+	return ptxintn(s, strlen(s), v);
 }
 
 /* A directive's numbers ("128, 1, 1"), at most max of them: how many,
