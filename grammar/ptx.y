@@ -469,6 +469,7 @@ nprim
 	: INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
 	| FLT                   { $$ = mkop(P, Pflt, tokstr(P, $1)); }
 	| '-' nprim             { $$ = mkexpr(P, 0, "-", $2); }
+	| '+' nprim             { $$ = $2; }    /* ptxas takes +1.0 */
 	| '~' nprim             { $$ = mkexpr(P, 0, "~", $2); }
 	| '(' num ')'           { $$ = mkexpr(P, 0, "(", $2); }
 	;
