@@ -21,6 +21,7 @@ typedef void *yyscan_t;
 int ptxlex(PTXSTYPE *, Loc *, yyscan_t);
 static void ptxerror(Loc *, Parser *, yyscan_t, const char *);
 static int32_t regrange(Loc *, Parser *, yyscan_t, Tok);
+static void offexpr(Parser *, Opnd *, Opnd *);
 static Stmt *ins(Parser *, yyscan_t, Loc *, Opnd *, int, Tok, OL);
 static void toomany(Parser *, yyscan_t, Loc *, OL);
 
@@ -71,6 +72,7 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 %token <tok> WORD DOT REG INT FLT STR
 %token VERSION TARGET ADDRSIZE FILE_ LOC SECTION ENTRY FUNC PRAGMA
 %token CALLPROTO CALLTARGETS BRANCHTARGETS ALIAS SHL SHR
+%token LE GE EQ NE ANDAND OROR
 %token <tok> PERF
 %token <stmt> INS "instruction"
 %token <str> INITV "initializer"
@@ -90,9 +92,15 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 %type <str> fnname
 %type <tok> lnum
 
+/* C's order, as PTX's constant expressions have it */
+%right '?' ':'
+%left OROR
+%left ANDAND
 %left '|'
 %left '^'
 %left '&'
+%left EQ NE
+%left '<' '>' LE GE
 %left SHL SHR
 %left '+' '-'
 %left '*' '/' '%'
@@ -463,6 +471,16 @@ num
 	| num '*' num           { $$ = mkexpr(P, $1, "*", $3); }
 	| num '/' num           { $$ = mkexpr(P, $1, "/", $3); }
 	| num '%' num           { $$ = mkexpr(P, $1, "%", $3); }
+	| num '<' num           { $$ = mkexpr(P, $1, "<", $3); }
+	| num '>' num           { $$ = mkexpr(P, $1, ">", $3); }
+	| num LE num            { $$ = mkexpr(P, $1, "<=", $3); }
+	| num GE num            { $$ = mkexpr(P, $1, ">=", $3); }
+	| num EQ num            { $$ = mkexpr(P, $1, "==", $3); }
+	| num NE num            { $$ = mkexpr(P, $1, "!=", $3); }
+	| num ANDAND num        { $$ = mkexpr(P, $1, "&&", $3); }
+	| num OROR num          { $$ = mkexpr(P, $1, "||", $3); }
+	| num '?' num ':' num   { $$ = mkexpr(P, mkexpr(P, $1, "?", $3), ":",
+				    $5); }
 	;
 
 nprim
@@ -471,6 +489,7 @@ nprim
 	| '-' nprim             { $$ = mkexpr(P, 0, "-", $2); }
 	| '+' nprim             { $$ = $2; }    /* ptxas takes +1.0 */
 	| '~' nprim             { $$ = mkexpr(P, 0, "~", $2); }
+	| '!' nprim             { $$ = mkexpr(P, 0, "!", $2); }
 	| '(' num ')'           { $$ = mkexpr(P, 0, "(", $2); }
 	;
 
@@ -491,10 +510,7 @@ vlist
 addrbase
 	: base                  { $$ = $1; }
 	| INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
-	| base '+' INT          { $$ = $1; setoffnum($$, "+", $3.s,
-				    $3.n); }
-	| base '+' '-' INT      { $$ = $1; setoffnum($$, "+-", $4.s,
-				    $4.n); }
+	| base '+' num          { $$ = $1; offexpr(P, $$, $3); }
 	| base '-' INT          { $$ = $1; setoffnum($$, "-", $3.s,
 				    $3.n); }
 	;
@@ -613,6 +629,19 @@ ins(Parser *P, yyscan_t s, Loc *l, Opnd *g, int neg, Tok w, OL ops)
  * thousands, so past Maxrange it is an error, not 1.6 GB of memory
  * (a fuzzer's %rd<66666620>). */
 enum { Maxrange = 1 << 22 };
+
+/* [base+N], [base+-N] as the scanner's fast path spells them
+ * (setoffnum); any other constant expression ([sm+4*2], [%rd+(8)],
+ * which ptxas takes) as its text, which no proof reads (util.c
+ * ptxoff refuses it). */
+static void
+offexpr(Parser *P, Opnd *base, Opnd *e)
+{
+	if (e->kind == Pint && !e->nsub)
+		setoffnum(base, e->minus ? "+-" : "+", e->s, strlen(e->s));
+	else
+		setoff(base, cat(P, "+", numtext(P, e), ""));
+}
 
 static int32_t
 regrange(Loc *l, Parser *P, yyscan_t s, Tok t)

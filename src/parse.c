@@ -233,7 +233,7 @@ mkagg(Parser *P, int kind, OL l)
 	return o;
 }
 
-static Str
+Str
 numtext(Parser *P, Opnd *o)
 {
 	return o->minus ? cat(P, "-", o->s, "") : o->s;

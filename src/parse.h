@@ -103,6 +103,7 @@ void olpush(Parser *, OL *, Opnd *);
 Opnd *mkop(Parser *, int kind, Str s);
 Opnd *mkagg(Parser *, int kind, OL);
 Opnd *mkexpr(Parser *, Opnd *, const char *, Opnd *);
+Str numtext(Parser *, Opnd *);      /* a literal with its minus */
 void additem(Parser *, Item *, const Loc *);
 Item *mkitem(Parser *, int kind, Str s);
 Item *mkvar(Parser *, SL attr, NL names, Str init);
