@@ -77,9 +77,9 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 %token <stmt> INS "instruction"
 %token <str> INITV "initializer"
 
-%type <sl> attrs attrs0 dims perfs strs toks wordlist ilist
+%type <sl> attrs attrs0 dims perfs strs toks wordlist ilist sampler
 %type <str> attr perf intlist0 intlist init ival expr term unary
-%type <str> prim tok
+%type <str> prim tok sfield
 %type <opd> operand simple addrbase base num nprim
 %type <ol> operands vlist slist
 %type <nl> dnames
@@ -222,6 +222,18 @@ init
 ival
 	: expr                  { $$ = $1; }
 	| '{' ilist '}'         { $$ = join(P, $2, "{", ", ", "}"); }
+	| '{' sampler '}'       { $$ = join(P, $2, "{", ", ", "}"); }
+	;
+
+/* A .samplerref's fields (with texmode_independent): { filter_mode =
+ * nearest, addr_mode_0 = wrap } */
+sampler
+	: sfield                { $$ = (SL){0}; slpush(P, &$$, $1); }
+	| sampler ',' sfield    { $$ = $1; slpush(P, &$$, $3); }
+	;
+
+sfield
+	: WORD '=' prim         { $$ = cat(P, tokstr(P, $1), " = ", $3); }
 	;
 
 /* A list of thousands of bytes is common (tables, fatbins): joined
