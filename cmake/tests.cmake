@@ -100,7 +100,7 @@ endfunction()
 # 105 swaps that change what a kernel computes, all refused, and
 # controls that change nothing, all proven.
 script_test(defuse 300)
-# Memory order, held to the validator: 40 swaps of accesses that may
+# Memory order, held to the validator: 42 swaps of accesses that may
 # meet or of ordering statements, all refused; 3 that cannot, proven.
 script_test(memorder 300)
 # pressure's SASS peak from a stand-in nvdisasm -plr listing.

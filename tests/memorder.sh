@@ -103,6 +103,8 @@ R|sm_90a|st.global.u32 [%rd1], %r3;|prefetch.global.L2::evict_last [%rd1];
 R|sm_90a|st.shared.u32 [%r2], %r3;|wgmma.fence.sync.aligned;
 R|sm_90a|fence.proxy.async.shared::cta;|ld.shared.u32 %r8, [%r2];
 R|sm_90a|st.shared.u32 [%r2], %r3;|fence.proxy.async.shared::cta;
+R|sm_90a|fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;|ld.shared.u32 %r8, [%r2];
+R|sm_90a|st.shared.u32 [%r2], %r3;|fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;
 R|sm_90a|setmaxnreg.inc.sync.aligned.u32 232;|ld.global.u32 %r8, [%rd1];
 R|sm_90a|st.global.u32 [%rd1], %r3;|trap;
 R|sm_90a|st.global.u32 [%rd1], %r3;|exit;
