@@ -43,7 +43,7 @@ static const char *const modnames[] = {
 	/* movement, shuffles, permutes */
 	".up", ".down", ".bfly", ".idx", ".f4e", ".b4e", ".rc8", ".ecl",
 	".ecr", ".rc16", ".pack", ".to", ".trans", ".m8n8", ".m16n16",
-	".m8n16", ".x1", ".x2", ".x4", ".num", ".bulk",
+	".m16n8", ".m8n16", ".x1", ".x2", ".x4", ".num", ".bulk",
 	/* caching and eviction */
 	".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".nc",
 	".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first",
