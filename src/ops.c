@@ -53,7 +53,7 @@ static const char *const modnames[] = {
 	".L2", ".fractional", ".range", ".tensormap", ".level::eviction_priority",
 	/* memory model */
 	".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".weak",
-	".mmio", ".sc", ".cta", ".cluster", ".gpu", ".sys",
+	".mmio", ".sc", ".cta", ".cluster", ".gpu", ".sys", ".gl",
 	/* atomics and reductions */
 	".add", ".inc", ".dec", ".exch", ".cas", ".min", ".max",
 	".noftz", ".acc::f32", ".acc::f16",
@@ -86,6 +86,13 @@ static const char *const modnames[] = {
 	".collector::a::lastuse", ".collector::a::discard",
 	".collector::b0::fill", ".collector::b0::use",
 	".collector::b0::lastuse", ".collector::b0::discard",
+	".collector::b1::fill", ".collector::b1::use",
+	".collector::b1::lastuse", ".collector::b1::discard",
+	".collector::b2::fill", ".collector::b2::use",
+	".collector::b2::lastuse", ".collector::b2::discard",
+	".collector::b3::fill", ".collector::b3::use",
+	".collector::b3::lastuse", ".collector::b3::discard", ".block16",
+	".block32",
 	".before_thread_sync", ".after_thread_sync", ".warpx2::02_13",
 	".warpx2::01_23", ".warpx4", ".ld", ".st", ".mma", ".fence", ".ashift",
 	".commit_group", ".wait_group", ".mma_async",
@@ -96,7 +103,10 @@ static const char *const modnames[] = {
 	".channel_order", ".normalized_coords", ".filter_mode",
 	".addr_mode_0", ".addr_mode_1", ".addr_mode_2", ".array_size",
 	".num_mipmap_levels", ".num_samples", ".samplerref", ".texref",
-	".surfref", ".force_unnormalized_coords",
+	".surfref", ".force_unnormalized_coords", ".memory_layout",
+	/* video instructions (vmad) and the rest */
+	".po", ".shr7", ".shr15", ".mask", ".s2", ".u2", ".cp_mask",
+	".get_first_ctaid::x", ".get_first_ctaid::y", ".get_first_ctaid::z",
 	/* setmaxnreg */
 	".dec", ".inc",
 };
