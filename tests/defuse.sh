@@ -19,48 +19,8 @@
 # usage: defuse.sh PTXPRESS TOPDIR
 set -u
 px=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-hasptxas=0
-command -v ptxas >/dev/null 2>&1 && hasptxas=1
+. "$2/tests/swapjudge.sh"
 
-kernel() {      # kernel TARGET BODY
-	cat <<K
-.version 8.7
-.target $1
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-	.reg .pred %p<10>;
-	.reg .b16 %rs<10>;
-	.reg .b32 %r<10>;
-	.reg .f32 %f<10>;
-	.reg .b64 %rd<10>;
-	.reg .b128 %rq<2>;
-	.shared .align 16 .b8 sm[64];
-	ld.param.u64 %rd1, [p];
-	mov.u32 %r2, sm;
-	mov.u32 %r3, 1;
-	mov.u32 %r4, 2;
-	mov.u32 %r5, 3;
-	mov.u32 %r6, 4;
-	mov.u32 %r9, 6;
-	mov.u64 %rd2, 7;
-	mov.u64 %rd3, 8;
-	mov.u64 %rd9, 9;
-	mov.u16 %rs9, 1;
-	mov.f32 %f1, 0f3F800000;
-	mov.f32 %f2, 0f3F800000;
-	mov.f32 %f9, 0f3F800000;
-	setp.ne.s32 %p1, %r3, 0;
-	setp.ne.s32 %p9, %r4, 0;
-	ld.param.b64 %rq1, [p];
-$2	ret;
-}
-K
-}
-
-n=0 bad=0
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
 	set -f
@@ -107,24 +67,9 @@ $i
 $keep
 "
 	fi
-	n=$((n + 1))
 	kernel "$target" "$a" >"$tmp/a.ptx"
 	kernel "$target" "$b" >"$tmp/b.ptx"
-	if [ $hasptxas = 1 ] && ! ptxas -arch="$target" "$tmp/a.ptx" \
-	    -o /dev/null 2>"$tmp/err"; then
-		echo "FAIL (ptxas rejects the form) $mode $ins: $(head -1 "$tmp/err")"
-		bad=$((bad + 1))
-		continue
-	fi
-	"$px" validate "$tmp/a.ptx" "$tmp/b.ptx" >/dev/null 2>"$tmp/v"
-	rc=$?
-	if [ "$mode" = OK ] && [ $rc -ne 0 ]; then
-		echo "FAIL (a harmless swap refused) $ins: $(tail -1 "$tmp/v")"
-		bad=$((bad + 1))
-	elif [ "$mode" != OK ] && [ $rc -ne 1 ]; then
-		echo "FAIL (proven, exit $rc: the table misses a $mode of X) $ins"
-		bad=$((bad + 1))
-	fi
+	judge "$mode" "$target" "$mode $ins"
 done <<'CASES'
 # writes
 W r sm_100a elect.sync %r9|%p1, -1;

@@ -14,71 +14,22 @@
 # usage: memorder.sh PTXPRESS TOPDIR
 set -u
 px=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-hasptxas=0
-command -v ptxas >/dev/null 2>&1 && hasptxas=1
+. "$2/tests/swapjudge.sh"
 
-kernel() {      # kernel TARGET BODY
-	cat <<K
-.version 8.7
-.target $1
-.address_size 64
-.visible .entry k(.param .u64 p)
-.reqntid 128, 1, 1
-{
-	.reg .pred %p<10>;
-	.reg .b32 %r<10>;
-	.reg .b64 %rd<10>;
-	.shared .align 16 .b8 sm[256];
-	ld.param.u64 %rd1, [p];
-	mov.u32 %r2, sm;
-	mov.u32 %r3, 1;
-	mov.u32 %r4, 2;
-	mov.u32 %r8, 0;
-	mov.u32 %r9, 0;
-	mov.u64 %rd2, 7;
-	cvta.shared.u64 %rd3, %rd2;
-	mov.u64 %rd4, sm;
-	setp.ne.s32 %p1, %r3, 0;
-$2
-	st.global.u32 [%rd1+64], %r8;
-	st.global.u32 [%rd1+68], %r9;
-	ret;
-}
-K
-}
-
-n=0 bad=0
 while IFS='|' read -r want target a b; do
 	case $want in ''|'#'*) continue ;; esac
-	n=$((n + 1))
 	kernel "$target" "	$a
 	$b" >"$tmp/a.ptx"
 	kernel "$target" "	$b
 	$a" >"$tmp/b.ptx"
-	if [ $hasptxas = 1 ] && ! ptxas -arch="$target" "$tmp/a.ptx" \
-	    -o /dev/null 2>"$tmp/err"; then
-		echo "FAIL (ptxas rejects it) $a | $b: $(head -1 "$tmp/err")"
-		bad=$((bad + 1))
-		continue
-	fi
-	"$px" validate "$tmp/a.ptx" "$tmp/b.ptx" >/dev/null 2>"$tmp/v"
-	rc=$?
-	if [ "$want" = OK ] && [ $rc -ne 0 ]; then
-		echo "FAIL (a harmless swap refused) $a | $b: $(tail -1 "$tmp/v")"
-		bad=$((bad + 1))
-	elif [ "$want" = R ] && [ $rc -ne 1 ]; then
-		echo "FAIL (proven, exit $rc) $a | $b"
-		bad=$((bad + 1))
-	fi
+	judge "$want" "$target" "$a | $b"
 done <<'CASES'
 R|sm_90a|st.global.u64 [%rd1], %rd2;|ld.global.u32 %r8, [%rd1+4];
 R|sm_90a|st.global.v4.u32 [%rd1], {%r3, %r3, %r3, %r3};|ld.global.u32 %r8, [%rd1+12];
 R|sm_90a|st.global.u32 [%rd1], %r3;|ld.u32 %r8, [%rd1];
 R|sm_90a|st.shared::cluster.u32 [%r2], %r3;|ld.shared::cta.u32 %r8, [%r2];
-R|sm_90a|st.shared.u32 [%r2], %r3;|ld.u32 %r8, [%rd3];
-R|sm_90a|st.u32 [%rd3], %r3;|ld.shared.u32 %r8, [%r2];
+R|sm_90a|st.shared.u32 [%r2], %r3;|ld.u32 %r8, [%rd5];
+R|sm_90a|st.u32 [%rd5], %r3;|ld.shared.u32 %r8, [%r2];
 R|sm_90a|atom.global.add.u32 %r9, [%rd1], 1;|ld.global.u32 %r8, [%rd1];
 R|sm_90a|red.global.add.u32 [%rd1], 1;|ld.global.u32 %r8, [%rd1];
 R|sm_90a|st.global.u32 [%rd1], %r3;|ld.global.nc.u32 %r8, [%rd1];
@@ -108,7 +59,7 @@ R|sm_90a|st.shared.u32 [%r2], %r3;|fence.proxy.async::generic.release.sync_restr
 R|sm_90a|setmaxnreg.inc.sync.aligned.u32 232;|ld.global.u32 %r8, [%rd1];
 R|sm_90a|st.global.u32 [%rd1], %r3;|trap;
 R|sm_90a|st.global.u32 [%rd1], %r3;|exit;
-R|sm_90a|st.global.u32 [%rd1], %r3;|ld.global.u32 %r8, [%rd4];
+R|sm_90a|st.global.u32 [%rd1], %r3;|ld.global.u32 %r8, [%rd6];
 R|sm_100a|tcgen05.st.sync.aligned.32x32b.x4.b32 [%r2], {%r3, %r3, %r3, %r3};|tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r8}, [%r2+3];
 R|sm_100a|tcgen05.st.sync.aligned.32x32b.x2.unpack::16b.b32 [%r2], {%r3, %r3};|tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r8}, [%r2+3];
 R|sm_100a|tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2+3], {%r3};|tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r8, %r9}, [%r2];
