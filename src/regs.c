@@ -274,10 +274,12 @@ find(Names *S, Str name)
 	if (idx < e->count)
 		return e->id + (int32_t)idx;
 	/* An inner scope's %r<4> does not hide an outer %r<100>'s %r50:
-	 * ptxas 13.0 takes it for the outer one (an inline asm block may
+	 * ptxas 13.0 takes a number the innermost range lacks from the
+	 * next enclosing range that holds it (an inline asm block may
 	 * declare a range of its own in { } around operands the asm
-	 * statement was given from the function's).  A live binding leads to the one it hid (one
-	 * with id -1, left by a scope's end, hid nothing still open). */
+	 * statement was given from the function's).  A live binding
+	 * leads to the one it hid (one with id -1, left by a scope's
+	 * end, hid nothing still open). */
 	for (const Ent *o = e; o->id >= 0 && (uint32_t)o->prev < S->nundo
 	&& S->undo[o->prev].slot;) {
 		o = &S->undo[o->prev].old;
