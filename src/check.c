@@ -161,7 +161,24 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
  * %r<N> and a plain %r do not collide, but a plain %r5 or %r005 is %r<8>'s
  * fifth again (inmember).  Each declaration gets its scope's number;
  * sorted by name, kind and scope, a repeat stands next to the first. */
-typedef struct Dn { Str name; uint32_t range, scope, at; int32_t count; } Dn;
+typedef struct Dn {
+	Str name;
+	uint32_t range, scope, at, nth;   /* nth: its place in the list */
+	int32_t count;
+} Dn;
+/* A repeat found: reported at stmt at, for the nth name there; r the
+ * range that holds a plain name, else 0. */
+typedef struct Rep { uint32_t at, nth; const Dn *x, *r; } Rep;
+
+static int
+repcmp(const void *a, const void *b)
+{
+	const Rep *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->nth < y->nth ? -1 : x->nth > y->nth;
+}
 
 /* Whether the plain name x is a member of the range r, both of one
  * scope: r's prefix and a number below its count, leading zeros and
@@ -221,36 +238,64 @@ redeclared(Func *f, Diag *d)
 				v = xrealloc(v, cap * sizeof *v);
 			}
 			v[n++] = (Dn){s->decl->name[k].name,
-				s->decl->name[k].count >= 0, cur, i,
+				s->decl->name[k].count >= 0, cur, i, k,
 				s->decl->name[k].count};
 		}
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, dncmp);
-	for (uint32_t k = 1; k < n; k++) {
-		if (v[k].name != v[k - 1].name || v[k].range != v[k - 1].range
-		|| v[k].scope != v[k - 1].scope)
+	Rep *rep = 0;
+	uint32_t nrep = 0, caprep = 0;
+#define REPORT(a, b, c, e) do { if (nrep == caprep) { \
+		caprep = caprep ? 2 * caprep : 16; \
+		rep = xrealloc(rep, caprep * sizeof *rep); } \
+		rep[nrep++] = (Rep){a, b, c, e}; } while (0)
+	for (uint32_t k = 1; k < n; k++)
+		if (v[k].name == v[k - 1].name && v[k].range == v[k - 1].range
+		&& v[k].scope == v[k - 1].scope)
+			REPORT(v[k].at, v[k].nth, &v[k], 0);
+	for (uint32_t k = 0; k < n; k++) {
+		/* a plain %r5: the ranges named by its prefix, %r, which
+		 * stand together in v (sorted by name) */
+		const char *nm = v[k].name;
+		size_t len = strlen(nm), p = len;
+		while (p > 1 && nm[p - 1] >= '0' && nm[p - 1] <= '9')
+			p--;
+		if (v[k].range || p == len)
 			continue;
-		Stmt *s = &f->stmt[v[k].at];
-		diag(d, "error", s->pos, s->text.off, s->text.len,
-			"register '%s%s' declared twice in one scope",
-			v[k].name, v[k].range ? "<>" : "");
+		Str pre = intern(v[k].name, p);
+		uint32_t lo = 0, hi = n;
+		while (lo < hi) {       /* the first entry not below pre */
+			uint32_t mid = lo + (hi - lo) / 2;
+			if ((uintptr_t)v[mid].name < (uintptr_t)pre)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t r = lo; r < n && v[r].name == pre; r++)
+			if (v[r].range && inmember(&v[k], &v[r]))
+				/* where ptxas says it: the later of the two */
+				REPORT(v[k].at > v[r].at ? v[k].at : v[r].at,
+					v[k].nth, &v[k], &v[r]);
 	}
-	for (uint32_t r = 0; r < n; r++) {     /* ranges are few */
-		if (!v[r].range)
-			continue;
-		for (uint32_t k = 0; k < n; k++) {
-			if (v[k].range || !inmember(&v[k], &v[r]))
-				continue;
-			/* where ptxas says it: the later of the two */
-			Stmt *s = &f->stmt[v[k].at > v[r].at ? v[k].at
-				: v[r].at];
+#undef REPORT
+	/* in the order of the text, whatever order the names sorted in
+	 * (interned pointers) */
+	if (nrep > 1)
+		qsort(rep, nrep, sizeof *rep, repcmp);
+	for (uint32_t i = 0; i < nrep; i++) {
+		Stmt *s = &f->stmt[rep[i].at];
+		if (rep[i].r)
 			diag(d, "error", s->pos, s->text.off, s->text.len,
 				"register '%s' declared twice in one scope: "
-				"it is %s<%d>'s", v[k].name, v[r].name,
-				v[r].count);
-		}
+				"it is %s<%d>'s", rep[i].x->name,
+				rep[i].r->name, rep[i].r->count);
+		else
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"register '%s%s' declared twice in one scope",
+				rep[i].x->name, rep[i].x->range ? "<>" : "");
 	}
+	free(rep);
 	free(v);
 }
 
