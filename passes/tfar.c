@@ -38,27 +38,6 @@ ctabar(const Stmt *s)
 		&& !s->guard && s->nop == 1 && hasmod(s, ".sync");
 }
 
-/* The kernel's threads, from .reqntid or .maxntid; 0 if not said. */
-static long
-ctathreads(const Func *f)
-{
-	for (uint32_t i = 0; i < f->nperf; i++) {
-		const char *n = f->perf[i].name, *p = f->perf[i].args;
-		if ((strcmp(n, ".reqntid") && strcmp(n, ".maxntid")) || !p)
-			continue;
-		int64_t x[3];
-		int k = ptxints(p, x, 3);
-		long t = 1;
-		for (int j = 0; j < k; j++) {
-			if (x[j] < 1 || x[j] > 1 << 20)
-				return 0;
-			t *= (long)x[j];
-		}
-		return k > 0 ? t : 0;
-	}
-	return 0;
-}
-
 static int
 kernelok(const Func *f)
 {

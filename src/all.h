@@ -676,6 +676,7 @@ int ptxint(const char *, int64_t *);    /* an integer literal's value */
 int ptxintn(const char *, size_t, int64_t *);
 int ptxints(const char *, int64_t *, int max);
 int ptxoff(Str off, int64_t *);         /* "+8", "-8", "+-8" */
+long ctathreads(const Func *);          /* .reqntid/.maxntid, or 0 */
 NORETURN void die(const char *, ...);
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);
@@ -710,6 +711,7 @@ void resolve(Module *, Func *, Regmemo **);
 void regmemofree(Regmemo *);
 void rebind(Module *, Func *);
 Str regdecltype(Decl *);
+long regnumber(const char *name, size_t *prefix);
 Str regname(Func *, int32_t, char *, size_t);
 int scalarbits(const Reg *);
 

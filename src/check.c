@@ -159,7 +159,7 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
  * copy, printed by name, then read the other one).  A scope is a { }
  * (an inline asm block may shadow outer names) or the body; a range
  * %r<N> and a plain %r do not collide, but a plain %r5 or %r005 is %r<8>'s
- * fifth again (inmember).  Each declaration gets its scope's number;
+ * fifth again (regs.c regnumber).  Each declaration gets its scope's number;
  * sorted by name, kind and scope, a repeat stands next to the first. */
 typedef struct Dn {
 	Str name;
@@ -178,25 +178,6 @@ repcmp(const void *a, const void *b)
 	if (x->at != y->at)
 		return x->at < y->at ? -1 : 1;
 	return x->nth < y->nth ? -1 : x->nth > y->nth;
-}
-
-/* Whether the plain name x is a member of the range r, both of one
- * scope: r's prefix and a number below its count, leading zeros and
- * all, as ptxas reads %r007 (regs.c find). */
-static int
-inmember(const Dn *x, const Dn *r)
-{
-	size_t n = strlen(x->name), k = strlen(r->name), i;
-	long idx = 0;
-
-	if (x->scope != r->scope || n <= k || memcmp(x->name, r->name, k))
-		return 0;
-	for (i = k; i < n && idx < r->count; i++) {
-		if (x->name[i] < '0' || x->name[i] > '9')
-			return 0;
-		idx = 10 * idx + (x->name[i] - '0');
-	}
-	return i == n && idx < r->count;
 }
 
 static int
@@ -257,11 +238,9 @@ redeclared(Func *f, Diag *d)
 	for (uint32_t k = 0; k < n; k++) {
 		/* a plain %r5: the ranges named by its prefix, %r, which
 		 * stand together in v (sorted by name) */
-		const char *nm = v[k].name;
-		size_t len = strlen(nm), p = len;
-		while (p > 1 && nm[p - 1] >= '0' && nm[p - 1] <= '9')
-			p--;
-		if (v[k].range || p == len)
+		size_t p;
+		long idx = v[k].range ? -1 : regnumber(v[k].name, &p);
+		if (idx < 0)
 			continue;
 		Str pre = intern(v[k].name, p);
 		uint32_t lo = 0, hi = n;
@@ -273,7 +252,8 @@ redeclared(Func *f, Diag *d)
 				hi = mid;
 		}
 		for (uint32_t r = lo; r < n && v[r].name == pre; r++)
-			if (v[r].range && inmember(&v[k], &v[r]))
+			if (v[r].range && v[r].scope == v[k].scope
+			&& idx < v[r].count)
 				/* where ptxas says it: the later of the two */
 				REPORT(v[k].at > v[r].at ? v[k].at : v[r].at,
 					v[k].nth, &v[k], &v[r]);

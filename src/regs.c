@@ -245,31 +245,43 @@ lookup(Names *S, Str name)
 	return c->id;
 }
 
-/* %r57: an exact binding, else a range of prefix %r holding 57.  The
- * number may have leading zeros: ptxas takes %r007 for %r7 of %r<8>
- * (the same register, tried with ptxas 13.0), though a name declared
- * on its own is its own text (%t7 and %t007 are two registers). */
+/* The number a range member's name ends in (%r57: 57, *prefix 2), or
+ * -1 when the name ends in none, is all digits, or the number passes
+ * 2^31 - 1.  Leading zeros count for nothing: ptxas takes %r007 for %r7
+ * of %r<8> (the same register, tried with ptxas 13.0), though a name
+ * declared on its own is its own text (%t7 and %t007 are two
+ * registers).  check.c asks it too, of names declared on their own. */
+long
+regnumber(const char *name, size_t *prefix)
+{
+	size_t n = strlen(name), k = n;
+	long idx = 0;
+
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	if (k == n || k == 0)
+		return -1;
+	*prefix = k;
+	for (; k < n && idx <= INT32_MAX; k++)
+		idx = 10 * idx + (name[k] - '0');
+	return k < n ? -1 : idx;
+}
+
+/* %r57: an exact binding, else a range of prefix %r holding 57. */
 static int32_t
 find(Names *S, Str name)
 {
 	Ent *e = S->cap ? slot(S, name) : 0;
-	size_t n, k;
+	size_t k;
+	long idx;
 
 	if (e && e->key && e->id >= 0 && e->count < 0)
 		return e->id;
-	n = strlen(name);
-	for (k = n; k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9'; k--)
-		;
-	if (k == n || k == 0 || !S->cap)
+	if ((idx = regnumber(name, &k)) < 0 || !S->cap)
 		return -1;
 	Str key = rangekey(S, name, k);
 	e = slot(S, key);
 	if (!e->key || e->id < 0 || e->count < 0)
-		return -1;
-	long idx = 0;
-	for (; k < n && idx <= INT32_MAX; k++)
-		idx = 10 * idx + (name[k] - '0');
-	if (k < n)
 		return -1;
 	if (idx < e->count)
 		return e->id + (int32_t)idx;

@@ -530,6 +530,30 @@ ptxoff(Str off, int64_t *v)
 	return 1;
 }
 
+/* The threads of f's block, from the first .reqntid or .maxntid: the
+ * product of its sizes, each 1 to 2^20; 0 if it says none or one this
+ * cannot read (vsink.c's proof and tfar.c's pass, which both hold to
+ * kernels of at most 128 threads, ask it). */
+long
+ctathreads(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nperf; i++) {
+		const char *n = f->perf[i].name, *p = f->perf[i].args;
+		if ((strcmp(n, ".reqntid") && strcmp(n, ".maxntid")) || !p)
+			continue;
+		int64_t x[3];
+		int k = ptxints(p, x, 3);
+		long t = 1;
+		for (int j = 0; j < k; j++) {
+			if (x[j] < 1 || x[j] > 1 << 20)
+				return 0;
+			t *= (long)x[j];
+		}
+		return k > 0 ? t : 0;
+	}
+	return 0;
+}
+
 uint32_t
 fnv(const char *s, size_t n)
 {

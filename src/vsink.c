@@ -563,30 +563,11 @@ divergent(Vs *v, const uint8_t *nonuni, const int32_t *sc, uint8_t *div)
 	return stuck ? -1 : 0;
 }
 
-static long
-threads(Func *f)
-{
-	for (uint32_t i = 0; i < f->nperf; i++)
-		if ((!strcmp(f->perf[i].name, ".reqntid")
-		|| !strcmp(f->perf[i].name, ".maxntid")) && f->perf[i].args) {
-			int64_t x[3];
-			int k = ptxints(f->perf[i].args, x, 3);
-			long t = 1;
-			for (int j = 0; j < k; j++) {
-				if (x[j] < 1 || x[j] > 1 << 20)
-					return -1;
-				t *= (long)x[j];
-			}
-			return k > 0 ? t : -1;
-		}
-	return -1;
-}
-
 static const char *
 spmdwhy(Vs *v)
 {
 	Func *f = v->b;
-	long t = threads(f);
+	long t = ctathreads(f);
 	uint32_t nb;
 
 	if (!f->entry || t < 1 || t > 128)
