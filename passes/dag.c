@@ -68,17 +68,9 @@ labcmp(const void *a, const void *b)
 static void
 marklabel(Labix *l, uint32_t n, Str name, uint8_t *tgt)
 {
-	uint32_t lo = 0, hi = n;
-
-	while (lo < hi) {       /* the first entry not below name */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)l[mid].name < (uintptr_t)name)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && l[lo].name == name; lo++)
-		tgt[l[lo].at] = 1;
+	for (uint32_t i = namebound(l, n, sizeof *l, name);
+	i < n && l[i].name == name; i++)
+		tgt[l[i].at] = 1;
 }
 
 void

@@ -243,15 +243,8 @@ redeclared(Func *f, Diag *d)
 		if (idx < 0)
 			continue;
 		Str pre = intern(v[k].name, p);
-		uint32_t lo = 0, hi = n;
-		while (lo < hi) {       /* the first entry not below pre */
-			uint32_t mid = lo + (hi - lo) / 2;
-			if ((uintptr_t)v[mid].name < (uintptr_t)pre)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (uint32_t r = lo; r < n && v[r].name == pre; r++)
+		for (uint32_t r = namebound(v, n, sizeof *v, pre);
+		r < n && v[r].name == pre; r++)
 			if (v[r].range && v[r].scope == v[k].scope
 			&& idx < v[r].count)
 				/* where ptxas says it: the later of the two */

@@ -530,6 +530,26 @@ ptxoff(Str off, int64_t *v)
 	return 1;
 }
 
+/* The first of n records of size bytes, sorted by the interned name
+ * in their first field (by address, as qsort on pointers leaves them),
+ * whose name is not below key: where key's run starts, if it has one. */
+uint32_t
+namebound(const void *base, uint32_t n, size_t size, Str key)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		Str s;
+		memcpy(&s, (const char *)base + (size_t)mid * size, sizeof s);
+		if ((uintptr_t)s < (uintptr_t)key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The threads of f's block, from the first .reqntid or .maxntid: the
  * product of its sizes, each 1 to 2^20; 0 if it says none or one this
  * cannot read (vsink.c's proof and tfar.c's pass, which both hold to
