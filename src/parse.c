@@ -2,7 +2,6 @@
  * statement keeps its byte span and the trivia before it, so the writer
  * can give the input back byte for byte; registers are resolved against
  * their (possibly nested) declarations once a body is complete. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>

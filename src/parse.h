@@ -84,7 +84,7 @@ struct Parser {
 	Buf *sec;               /* section being read */
 	Regmemo *regmemo;       /* resolve()'s memory across functions */
 	Word *word;             /* opcode words seen, open addressing */
-	Pfx pfx[Npfx];          /* register names by prefix (regstr) */
+	Pfx pfx[Npfx];          /* register names by prefix (fastreg) */
 	uint32_t npfx;
 	uint32_t nword, capword;
 };
