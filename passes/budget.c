@@ -21,8 +21,8 @@
 enum { Maxsite = 64 };
 
 /* f's setmaxnreg in order into s, their counts into v: 0 where there
- * are none, more than max, or one is not a plain decimal count (the
- * grammar takes any integer there; ptxas wants one in [24, 256]). */
+ * are none, more than max, or one is not a plain count (setmaxcount;
+ * the grammar takes any integer there, ptxas wants one in [24, 256]). */
 uint32_t
 budgetsites(Func *f, Stmt **s, int *v, uint32_t max)
 {
@@ -32,13 +32,11 @@ budgetsites(Func *f, Stmt **s, int *v, uint32_t max)
 		Stmt *t = &f->stmt[i];
 		if (t->kind != Sins || t->op != Osetmaxnreg)
 			continue;
-		Opnd *o = t->nop ? &t->opd[0] : 0;
-		int64_t x = -1;
-		if (n == max || !o || o->kind != Pint || o->nsub || o->minus
-		|| !ptxint(o->s, &x) || x > 1024)
+		int x = setmaxcount(t);
+		if (n == max || x < 0)
 			return 0;
 		s[n] = t;
-		v[n++] = (int)x;
+		v[n++] = x;
 	}
 	return n;
 }

@@ -90,16 +90,6 @@ launchcap(Func *f, int *known)
 	return cap;
 }
 
-static int
-setmaxval(const Stmt *s)
-{
-	if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop
-	|| s->opd[0].kind != Pint)
-		return 0;
-	int64_t v;
-	return ptxint(s->opd[0].s, &v) && v <= 1024 ? (int)v : 0;
-}
-
 /* Forward: the cap each block starts under, the smallest when paths
  * disagree (a merge after the roles: the tightest one must fit). */
 static void
@@ -120,8 +110,8 @@ fillcaps(Func *f)
 			if (!c)
 				continue;
 			for (uint32_t i = B->first; i < B->end; i++) {
-				int v = setmaxval(&f->stmt[i]);
-				if (v && A->capknown)
+				int v = setmaxcount(&f->stmt[i]);
+				if (v > 0 && A->capknown)
 					c = v > Maxcap ? Maxcap : v;
 				A->cap[i] = (uint16_t)c;
 			}

@@ -677,6 +677,7 @@ int ptxintn(const char *, size_t, int64_t *);
 int ptxints(const char *, int64_t *, int max);
 int ptxoff(Str off, int64_t *);         /* "+8", "-8", "+-8" */
 long ctathreads(const Func *);          /* .reqntid/.maxntid, or 0 */
+int setmaxcount(const Stmt *);          /* setmaxnreg's count, or -1 */
 uint32_t namebound(const void *, uint32_t n, size_t size, Str key);
 NORETURN void die(const char *, ...);
 void *xmalloc(size_t);

@@ -460,14 +460,9 @@ asked(Func *f, int *lo, int *hi)
 	*lo = 1 << 30;
 	*hi = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
-		Stmt *s = &f->stmt[i];
-		if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop
-		|| s->opd[0].kind != Pint)
+		int v = setmaxcount(&f->stmt[i]);
+		if (v < 0)
 			continue;
-		int64_t x;
-		if (!ptxint(s->opd[0].s, &x) || x > 1024)
-			continue;
-		int v = (int)x;
 		*lo = v < *lo ? v : *lo;
 		*hi = v > *hi ? v : *hi;
 	}

@@ -574,6 +574,25 @@ ctathreads(const Func *f)
 	return 0;
 }
 
+/* The count setmaxnreg s asks for, read as ptxas reads it; -1 for a
+ * statement that is no setmaxnreg or whose count is not one plain
+ * integer of at most 1024 (a constant expression such as 8*29, a sign):
+ * the budget pass, its proof, the pressure model and `pressure` all
+ * read the count here, so none trusts a count another would refuse. */
+int
+setmaxcount(const Stmt *s)
+{
+	int64_t x;
+
+	if (s->kind != Sins || s->op != Osetmaxnreg || !s->nop)
+		return -1;
+	const Opnd *o = &s->opd[0];
+	if (o->kind != Pint || o->nsub || o->minus || !ptxint(o->s, &x)
+	|| x > 1024)
+		return -1;
+	return (int)x;
+}
+
 uint32_t
 fnv(const char *s, size_t n)
 {

@@ -322,12 +322,9 @@ budgets(Module *mb, Func *fa, Func *fb, Str **saved, Buf *why)
 	/* A's counts, against which a launch of fewer warps is judged */
 	int *ref = xmalloc(na * sizeof *ref), plain = 1;
 	for (uint32_t k = 0; k < na; k++) {
-		Opnd *o = sa[k]->nop ? &sa[k]->opd[0] : 0;
-		int64_t x = 0;
-		int ok = o && o->kind == Pint && !o->nsub && !o->minus
-			&& ptxint(o->s, &x) && x <= 1024;
-		ref[k] = ok ? (int)x : 0;
-		plain &= ok;
+		int x = setmaxcount(sa[k]);
+		ref[k] = x < 0 ? 0 : x;
+		plain &= x >= 0;
 	}
 	if (changed && !plain)
 		bprintf(why, "%s: a setmaxnreg count of the original is not "

@@ -1026,9 +1026,12 @@ budgetcheck(Func *f, const Roles *R, const int *vals, const int *ref,
 		Stmt *s = &f->stmt[i];
 		if (s->kind != Sins || s->op != Osetmaxnreg)
 			continue;
-		int ok;
-		long x = vals ? vals[k] : imm(&s->opd[0], &ok);
-		if (x % 8 || x < 24 || x > 256) {
+		long x = vals ? vals[k] : setmaxcount(s);
+		if (x < 0) {
+			bprintf(why, "%s: line %u: a setmaxnreg count that is "
+				"not one plain number\n", f->name, s->pos.line);
+			rc = -1;
+		} else if (x % 8 || x < 24 || x > 256) {
 			bprintf(why, "%s: line %u: setmaxnreg %ld is not a "
 				"multiple of 8 in [24, 256]\n", f->name,
 				s->pos.line, x);
