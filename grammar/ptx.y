@@ -65,7 +65,7 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 	Stmt *stmt;
 	Head *head;         /* a pointer: the union is copied on every
 	                     * shift and reduce, so it stays small */
-	int32_t inl[3];
+	uint32_t inl[3];
 	int num;
 }
 
@@ -90,7 +90,7 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 %type <stmt> ins
 %type <inl> inlined
 %type <str> fnname
-%type <tok> lnum
+%type <tok> lnum fnum
 
 /* C's order, as PTX's constant expressions have it */
 %right '?' ':'
@@ -127,11 +127,11 @@ item
 	| ADDRSIZE INT
 		{ Item *i = mkitem(P, Iaddr, tokstr(P, $2));
 		  additem(P, i, &@$); }
-	| FILE_ INT STR
+	| FILE_ fnum STR
 		{ Item *i = mkitem(P, Ifile, cat(P, tokstr(P, $2), " ",
 			tokstr(P, $3)));
 		  additem(P, i, &@$); }
-	| FILE_ INT STR ',' INT ',' INT
+	| FILE_ fnum STR ',' INT ',' INT
 		{ Str s = cat(P, tokstr(P, $2), " ", tokstr(P, $3));
 		  s = cat(P, s, ", ", tokstr(P, $5));
 		  Item *i = mkitem(P, Ifile, cat(P, s, ", ", tokstr(P, $7)));
@@ -390,19 +390,27 @@ fnname
 	;
 
 inlined
-	: WORD lnum lnum lnum   { $$[0] = toint($2); $$[1] = toint($3);
-				  $$[2] = toint($4);
+	: WORD lnum lnum lnum   { $$[0] = locnum($2); $$[1] = locnum($3);
+				  $$[2] = locnum($4);
 				  if (strcmp(tokstr(P, $1), "inlined_at"))
 					ptxerror(&@1, P, scanner,
 					    "expected inlined_at"); }
 	;
 
-/* A .loc number: ptxas says "Constant overflow" past 2^31 - 1, and a
+/* A .loc number: ptxas says "Constant overflow" past 2^32 - 1, and a
  * wrapped one, printed again (locfix copies inlined_at's), would not
  * read back (opt fuzzer) */
 lnum
 	: INT                   { $$ = $1;
-				  if (!smallint($1))
+				  if (!isu32($1))
+					ptxerror(&@1, P, scanner,
+					    "constant overflow"); }
+	;
+
+/* A .file number, bounded as a .loc's (its time and size are not) */
+fnum
+	: INT                   { $$ = $1;
+				  if (!isu32($1))
 					ptxerror(&@1, P, scanner,
 					    "constant overflow"); }
 	;

@@ -22,10 +22,10 @@
 
 /* The locations seen so far: an open-addressing set of triples (a big
  * kernel's body names thousands of places, each looked up per .loc). */
-typedef struct Seen { int32_t (*k)[3]; uint8_t *used; uint32_t n, cap; } Seen;
+typedef struct Seen { uint32_t (*k)[3]; uint8_t *used; uint32_t n, cap; } Seen;
 
 static uint32_t
-slot(const Seen *s, const int32_t *k)
+slot(const Seen *s, const uint32_t *k)
 {
 	uint32_t h = (uint32_t)k[0] * 0x9e3779b1u ^ (uint32_t)k[1] * 0x85ebca6bu
 		^ (uint32_t)k[2] * 0xc2b2ae35u, i;
@@ -37,13 +37,13 @@ slot(const Seen *s, const int32_t *k)
 }
 
 static int
-seen(const Seen *s, const int32_t *k)
+seen(const Seen *s, const uint32_t *k)
 {
 	return s->cap && s->used[slot(s, k)];
 }
 
 static void
-add(Seen *s, const int32_t *k)
+add(Seen *s, const uint32_t *k)
 {
 	if (2 * (s->n + 1) > s->cap) {          /* grow, rehash */
 		Seen t = {0, 0, 0, s->cap ? 2 * s->cap : 256};
@@ -146,7 +146,7 @@ locorder(Module *m, Diag *d)
 			Stmt *t = &f->stmt[k];
 			if (inlined(t) && !seen(&s, t->ll->inl)) {
 				diag(d, "error", t->pos, t->text.off, t->text.len,
-					"inlined_at %d %d %d names no place an "
+					"inlined_at %u %u %u names no place an "
 					"earlier .loc has", t->ll->inl[0],
 					t->ll->inl[1], t->ll->inl[2]);
 				n++;

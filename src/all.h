@@ -219,8 +219,8 @@ typedef struct Stmt Stmt;
 /* A .loc line's numbers, apart from its statement: a large kernel has
  * a hundred thousand statements and a tenth of them are .loc lines. */
 typedef struct Locl {
-	int32_t loc[3];     /* file, line, column */
-	int32_t inl[3];     /* inlined_at file line col, or 0 */
+	uint32_t loc[3];    /* file, line, column: ptxas takes 0 to 2^32-1 */
+	uint32_t inl[3];    /* inlined_at file line col, or 0 */
 	Str fn;             /* function_name, or NULL */
 } Locl;
 

@@ -182,20 +182,23 @@ srcinit(Src *S, Module *m, Func *f)
 	}
 	if (S->file)
 		return;
+	/* numbered as ptxas numbers them (.file 010 is 8, the 8 of a
+	 * .loc), any of 0 to 2^32 - 1: a table by number, not an array
+	 * (.file 4000000000 asked for 32 GB) */
 	S->nfile = 0;
 	for (uint32_t i = 0; i < m->nitem; i++)
-		if (m->item[i].kind == Ifile) {
-			uint32_t k = (uint32_t)atoi(m->item[i].s);
-			if (k + 1 > S->nfile)
-				S->nfile = k + 1;
-		}
-	S->file = calloc(S->nfile + 1, sizeof *S->file);
+		S->nfile += m->item[i].kind == Ifile;
+	S->file = xmalloc((S->nfile + 1) * sizeof *S->file);
+	S->nfile = 0;
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		const char *s = m->item[i].s, *q;
-		if (m->item[i].kind != Ifile || !(s = strchr(s, '"')))
+		int64_t k;
+		if (m->item[i].kind != Ifile || !(s = strchr(s, '"'))
+		|| !ptxintn(m->item[i].s, strcspn(m->item[i].s, " "), &k))
 			continue;
 		q = strchr(s + 1, '"');
-		S->file[atoi(m->item[i].s)] = intern(s + 1,
+		S->file[S->nfile].num = (uint32_t)k;
+		S->file[S->nfile++].name = intern(s + 1,
 			q ? (size_t)(q - s - 1) : strlen(s + 1));
 	}
 }
@@ -208,11 +211,15 @@ base(const char *p)
 	return s ? s + 1 : p ? p : "?";
 }
 
+/* The name .file gave number k; the last such, as ptxas takes a
+ * repeated number (a file's table has a few entries). */
 Str
-fname(Src *S, int32_t k)
+fname(Src *S, uint32_t k)
 {
-	return k >= 0 && (uint32_t)k < S->nfile && S->file[k] ? S->file[k]
-		: "?";
+	for (uint32_t i = S->nfile; i-- > 0;)
+		if (S->file[i].num == k)
+			return S->file[i].name;
+	return "?";
 }
 
 /* "softmax.py:211:8 <- flash_fwd.py:923" */
@@ -225,12 +232,12 @@ locstr(Src *S, const Stmt *l, char *out, size_t n)
 		snprintf(out, n, "?");
 		return;
 	}
-	k = snprintf(out, n, "%s:%d", base(fname(S, l->ll->loc[0])),
+	k = snprintf(out, n, "%s:%u", base(fname(S, l->ll->loc[0])),
 		l->ll->loc[1]);
 	if (l->ll->loc[2] && k > 0 && (size_t)k < n)
-		k += snprintf(out + k, n - k, ":%d", l->ll->loc[2]);
+		k += snprintf(out + k, n - k, ":%u", l->ll->loc[2]);
 	if (l->ll->inl[1] && k > 0 && (size_t)k < n)
-		snprintf(out + k, n - k, " \u2190 %s:%d",
+		snprintf(out + k, n - k, " \u2190 %s:%u",
 			base(fname(S, l->ll->inl[0])), l->ll->inl[1]);
 }
 
@@ -612,11 +619,11 @@ jloc(FILE *o, Src *S, const Stmt *l)
 	}
 	fprintf(o, "{\"file\": ");
 	jstr(o, fname(S, l->ll->loc[0]));
-	fprintf(o, ", \"line\": %d, \"col\": %d", l->ll->loc[1], l->ll->loc[2]);
+	fprintf(o, ", \"line\": %u, \"col\": %u", l->ll->loc[1], l->ll->loc[2]);
 	if (l->ll->inl[1]) {
 		fprintf(o, ", \"inlined_at\": {\"file\": ");
 		jstr(o, fname(S, l->ll->inl[0]));
-		fprintf(o, ", \"line\": %d}", l->ll->inl[1]);
+		fprintf(o, ", \"line\": %u}", l->ll->inl[1]);
 	}
 	fputc('}', o);
 }

@@ -273,7 +273,7 @@ locmatch(const char *p, Tok v[3])
 		if (!(q = digits(p, Cdig, 1, INT32_MAX)))
 			return 0;
 		v[i] = (Tok){p, (uint32_t)(q - p)};
-		if (q - p > 9 && !smallint(v[i]))
+		if (q - p > 9 && !isu32(v[i]))
 			return 0;       /* the grammar says it overflows */
 		p = q;
 	}

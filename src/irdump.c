@@ -60,7 +60,7 @@ stmtdump(Buf *b, const Stmt *s)
 	for (uint32_t i = 0; i < s->nop; i++)
 		opdump(b, &s->opd[i]);
 	if (s->kind == Sloc)
-		bprintf(b, " loc %d %d %d %s %d %d %d", s->ll->loc[0],
+		bprintf(b, " loc %u %u %u %s %u %u %u", s->ll->loc[0],
 			s->ll->loc[1], s->ll->loc[2], str(s->ll->fn),
 			s->ll->inl[0], s->ll->inl[1], s->ll->inl[2]);
 	if (s->kind != Sloc && s->decl)

@@ -92,32 +92,33 @@ tokstr(Parser *P, Tok t)
 	return intern(t.s, t.n);
 }
 
-int32_t
-toint(Tok t)
+uint32_t
+locnum(Tok t)
 {
 	/* the usual token, a .loc line's numbers: up to nine decimal
 	 * digits, no leading 0 (octal to strtol), summed by hand; strtol
 	 * with its locale was 4 % of a parse */
 	if (t.n && t.n <= 9 && t.s[0] >= '1' && t.s[0] <= '9') {
-		int32_t v = 0;
+		uint32_t v = 0;
 		size_t i = 0;
 		for (; i < t.n && t.s[i] >= '0' && t.s[i] <= '9'; i++)
-			v = 10 * v + (t.s[i] - '0');
+			v = 10 * v + (uint32_t)(t.s[i] - '0');
 		if (i == t.n)
 			return v;
 	}
 	int64_t v = 0;
 	ptxintn(t.s, t.n, &v);  /* 0x, 0b and octal as ptxas reads them */
-	return (int32_t)v;
+	return (uint32_t)v;
 }
 
-/* t is at most 2^31 - 1: toint gives it back */
+/* t is at most 2^32 - 1, the most ptxas 12.8 and 13.0 take for a .file
+ * or .loc number ("Constant overflow" past it): locnum gives it back */
 int
-smallint(Tok t)
+isu32(Tok t)
 {
 	int64_t v;
 
-	return ptxintn(t.s, t.n, &v) && v >= 0 && v <= INT32_MAX;
+	return ptxintn(t.s, t.n, &v) && v >= 0 && v <= UINT32_MAX;
 }
 
 Str
@@ -927,14 +928,14 @@ fastinit(Lexer *lx, Loc *l, const char *s, size_t n)
 }
 
 Stmt *
-mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const int32_t *inl)
+mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const uint32_t *inl)
 {
 	Stmt *s = mkstmt(P, Sloc, 0);
 	Locl *ll = zalloc(P->a, sizeof *ll);    /* outlives the statement */
 
-	ll->loc[0] = toint(f);
-	ll->loc[1] = toint(l);
-	ll->loc[2] = toint(c);
+	ll->loc[0] = locnum(f);
+	ll->loc[1] = locnum(l);
+	ll->loc[2] = locnum(c);
 	ll->fn = fn;
 	if (inl)
 		memcpy(ll->inl, inl, sizeof ll->inl);

@@ -125,13 +125,13 @@ Str fastinit(Lexer *, Loc *, const char *, size_t);
 /* ptx.l */
 void ptxunhold(void *scanner);
 Stmt *mkstmt(Parser *, int kind, Str s);
-Stmt *mkloc(Parser *, Tok f, Tok l, Tok c, Str fn, const int32_t *inl);
+Stmt *mkloc(Parser *, Tok f, Tok l, Tok c, Str fn, const uint32_t *inl);
 void secbegin(Parser *, Tok name);
 void secdir(Parser *, Str);
 void secarg(Parser *, Str, int first);
 void seclabel(Parser *, Str);
 void secend(Parser *, const Loc *);
-int32_t toint(Tok);
-int smallint(Tok);
+uint32_t locnum(Tok);
+int isu32(Tok);
 
 #endif

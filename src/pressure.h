@@ -11,7 +11,7 @@ typedef struct Popt {
 /* The source a statement comes from: the .loc before it. */
 typedef struct Src {
 	const Stmt **loc;       /* per statement, or 0 */
-	Str *file;              /* .file table by number */
+	struct { uint32_t num; Str name; } *file;   /* the .file table */
 	uint32_t nfile;
 } Src;
 
@@ -45,7 +45,7 @@ typedef struct Srcn { const Stmt *l; int n; } Srcn;
 int runptxas(Module *m, const char *arch, Pxres *r);
 void srcinit(Src *S, Module *m, Func *f);
 const char *base(const char *p);
-Str fname(Src *S, int32_t k);
+Str fname(Src *S, uint32_t k);
 void locstr(Src *S, const Stmt *l, char *out, size_t n);
 void opname(const Stmt *s, char *out, size_t n);
 uint32_t groups(Func *f, Src *S, uint32_t at, Group *g, uint32_t max);
