@@ -740,6 +740,17 @@ void irdump(Buf *, const Module *);
 
 /* ---- check.c ---- */
 int check(Module *, Diag *);
+
+/* ---- names.c ---- */
+typedef struct Nscope Nscope;   /* a function's names, as check walks it */
+void checknames(Module *, Diag *);      /* module scope */
+Nscope *scopenew(Module *);
+void scopebegin(Nscope *, uint32_t item);
+void scopestmt(Nscope *, Diag *, const Stmt *);
+void scopeend(Nscope *, Diag *);
+void scopefree(Nscope *);
+void diagword(Module *, Diag *, const char *sev, Pos, Span, Str word,
+	uint32_t nth, const char *fmt);
 int isspecial(Str);
 
 /* ---- cmdio.c ---- */

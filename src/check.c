@@ -529,6 +529,86 @@ checkins(Diag *d, Known *kn, Stmt *s, Str target, uint8_t miss)
 	}
 }
 
+/* ptxas: "Illegal value for .address_size directive (must be 32 or
+ * 64)"; the grammar reads any integer there. */
+static int
+addrsize(Str s)
+{
+	int64_t v;
+
+	return s && ptxint(s, &v) && (v == 32 || v == 64);
+}
+
+/* .maxnreg, .maxntid, .reqntid and .minnctapersm want each number above
+ * 0 ("Positive non-zero value expected for maxntid"); the cluster
+ * directives take 0, but not both of .reqnctapercluster and
+ * .maxclusterrank ("Conflicting directives"). */
+static void
+perfs(Module *m, Diag *d, const Item *t)
+{
+	static const char *const want[] = {".maxnreg", ".maxntid",
+		".reqntid", ".minnctapersm"};
+	const Func *f = t->fn;
+	int cluster = 0;
+
+	for (uint32_t i = 0; i < f->nperf; i++) {
+		Str n = f->perf[i].name;
+		int c = !strcmp(n, ".reqnctapercluster") ? 1
+			: !strcmp(n, ".maxclusterrank") ? 2 : 0;
+		if (c && (cluster | c) == 3)
+			diagword(m, d, "error", t->pos, t->text, n, 0, "%s "
+				"with .reqnctapercluster and .maxclusterrank "
+				"both: ptxas takes one");
+		cluster |= c;
+		for (size_t k = 0; k < countof(want); k++) {
+			int64_t v[3];
+			int n = strcmp(f->perf[i].name, want[k]) ? 0
+				: ptxints(f->perf[i].args, v, 3);
+			for (int j = 0; j < n; j++)
+				if (!v[j]) {
+					diagword(m, d, "error", t->pos, t->text,
+						f->perf[i].name, 0, "%s wants "
+						"numbers above 0");
+					break;
+				}
+		}
+	}
+}
+
+/* ptxas reads .version, then .target, then at most one .address_size,
+ * before anything else, and none of them again: any other order is
+ * "Missing .target directive at start of file" or a syntax error at
+ * the directive (ptxas 12.8 and 13.0; a second module appended to a
+ * first is one).  The first such place only: the rest follow from it. */
+static void
+header(Module *m, Diag *d)
+{
+	static const uint8_t want[] = {Iver, Itarget};
+	static const char *const name[] = {".version", ".target"};
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		const Item *t = &m->item[i];
+		const char *why = 0;
+		if (i < 2 && t->kind != want[i])
+			why = i ? "a .target must follow .version"
+				: "a module starts with .version";
+		else if (i >= 2 && (t->kind == Iver || t->kind == Itarget))
+			why = "a second %s: ptxas reads one module a file";
+		else if (i > 2 && t->kind == Iaddr)
+			why = ".address_size comes right after .target, once";
+		else if (t->kind == Iaddr && !addrsize(t->s))
+			why = "%s is 32 or 64";
+		if (!why)
+			continue;
+		uint32_t n = (uint32_t)strcspn(m->src + t->text.off,
+			" \t\r\n;");
+		diag(d, "error", t->pos, t->text.off, n < t->text.len ? n
+			: t->text.len, why, t->kind == Iaddr ? ".address_size"
+			: name[t->kind == Itarget]);
+		return;
+	}
+}
+
 int
 check(Module *m, Diag *d)
 {
@@ -537,6 +617,10 @@ check(Module *m, Diag *d)
 	uint8_t miss = missing(m->target);
 	int inl = 0;
 
+	Nscope *ns = scopenew(m);
+
+	header(m, d);
+	checknames(m, d);
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
 		Lab l = {0};
@@ -544,29 +628,41 @@ check(Module *m, Diag *d)
 		if (m->item[i].kind == Idecl)
 			declhead(d, m->item[i].decl, m->item[i].pos,
 				m->item[i].text);
-		if (m->item[i].kind != Ifunc || !f->body)
+		if (m->item[i].kind != Ifunc)
 			continue;
-		for (uint32_t k = 0; k < f->nstmt; k++)
-			if (f->stmt[k].kind == Sins) {
-				checkins(d, &kn, &f->stmt[k], m->target, miss);
-				checkmov(d, f, &f->stmt[k]);
-				if (f->stmt[k].op == Oshfl)
-					checkshfl(d, f, &f->stmt[k]);
+		perfs(m, d, &m->item[i]);
+		scopebegin(ns, i);
+		for (uint32_t k = 0; f->body && k < f->nstmt; k++) {
+			Stmt *s = &f->stmt[k];
+			if (s->kind == Sins) {
+				checkins(d, &kn, s, m->target, miss);
+				checkmov(d, f, s);
+				if (s->op == Oshfl)
+					checkshfl(d, f, s);
+				if (s->op == Ocall)
+					scopestmt(ns, d, s);
 			}
-			else if (f->stmt[k].kind == Sopen)
+			else if (s->kind == Sopen || s->kind == Sclose) {
 				scoped = 1;
-			else if (f->stmt[k].kind == Sloc && f->stmt[k].ll->fn)
-				inl = 1;
-			else if (f->stmt[k].kind == Sdecl) {
-				regtype(d, &f->stmt[k]);
-				declhead(d, f->stmt[k].decl, f->stmt[k].pos,
-					f->stmt[k].text);
+				scopestmt(ns, d, s);
 			}
+			else if (s->kind == Sloc && s->ll->fn)
+				inl = 1;
+			else if (s->kind == Sdecl) {
+				regtype(d, s);
+				declhead(d, s->decl, s->pos, s->text);
+				scopestmt(ns, d, s);
+			}
+		}
+		scopeend(ns, d);
+		if (!f->body)
+			continue;
 		redeclared(f, d);
 		labels(f, d, &l);
 		branches(f, d, &l, scoped);
 		free(l.v);
 	}
+	scopefree(ns);
 	if (inl)        /* most files inline nothing */
 		locorder(m, d);
 	return d->nerr - before;

@@ -374,15 +374,39 @@ mkfunc(Parser *P, Head *h)
 	return f;
 }
 
-/* The head's first byte: the first attribute, or .entry/.func. */
+/* The head's first byte: the first attribute, or .entry/.func, and its
+ * place in *pos.  A head with no attribute starts where an empty rule
+ * does, at the end of the token before it: the blanks and comments
+ * between are skipped here, counted as the scanner counts them (the
+ * item's place had been that token's end: check's names.c put the
+ * error for `.func f` on the line above). */
 static uint32_t
-headstart(Parser *P, Head *h, const Loc *start)
+headstart(Parser *P, const Loc *start, Pos *pos)
 {
-	UNUSED(h);
-	uint32_t o = start->off;
+	const char *s = P->m->src;
+	uint32_t o = start->off, n = (uint32_t)P->m->len;
 
-	while (o < P->m->len && isspace((unsigned char)P->m->src[o]))
-		o++;
+	*pos = (Pos){start->first_line, start->first_column};
+	while (o < n) {
+		uint32_t e = o;
+		if (s[o] == '/' && o + 1 < n && s[o + 1] == '/')
+			while (e < n && s[e] != '\n')
+				e++;
+		else if (s[o] == '/' && o + 1 < n && s[o + 1] == '*') {
+			for (e = o + 2; e + 1 < n && !(s[e] == '*'
+			&& s[e + 1] == '/'); e++)
+				;
+			e = e + 2 <= n ? e + 2 : n;
+		} else if (isspace((unsigned char)s[o]))
+			e = o + 1;
+		if (e == o)
+			break;
+		for (; o < e; o++)
+			if (s[o] == '\n')
+				pos->line++, pos->col = 1;
+			else
+				pos->col++;
+	}
 	return o;
 }
 
@@ -391,13 +415,12 @@ funcbegin(Parser *P, Head *h, const Loc *start, const Loc *brace)
 {
 	Func *f = mkfunc(P, h);
 	Item *i = mkitem(P, Ifunc, 0);
-	uint32_t o = headstart(P, h, start);
+	uint32_t o = headstart(P, start, &i->pos);
 
 	f->body = 1;
 	f->head = span(o, brace->end);
 	i->fn = f;
 	i->lead = span(P->prevend, o);
-	i->pos = (Pos){start->first_line, start->first_column};
 	P->prevend = brace->end;
 	P->fn = f;
 	P->nstmt = 0;
@@ -437,13 +460,12 @@ funcproto(Parser *P, Head *h, const Loc *start, const Loc *semi)
 {
 	Func *f = mkfunc(P, h);
 	Item *i = mkitem(P, Ifunc, 0);
-	uint32_t o = headstart(P, h, start);
+	uint32_t o = headstart(P, start, &i->pos);
 
 	f->head = span(o, semi->end);
 	i->fn = f;
 	i->lead = span(P->prevend, o);
 	i->text = f->head;
-	i->pos = (Pos){start->first_line, start->first_column};
 	P->prevend = semi->end;
 	if (P->it)
 		P->it->next = i;
