@@ -337,6 +337,66 @@ checkmov(Diag *d, const Func *f, const Stmt *s)
 			w && w != n ? w : sum, n);
 }
 
+/* The class of a scalar type modifier: 'f' (.f16 .f32 .f64 .bf16),
+ * 'i' (.s .u), 'b' (.b), or 0 for any other modifier. */
+static int
+typeclass(Str m)
+{
+	static const char *const t[] = {".f16", ".f32", ".f64", ".bf16",
+		".s8", ".s16", ".s32", ".s64", ".u8", ".u16", ".u32", ".u64",
+		".b8", ".b16", ".b32", ".b64"};
+
+	for (size_t k = 0; k < countof(t); k++)
+		if (!strcmp(m, t[k]))
+			return k < 4 ? 'f' : k < 12 ? 'i' : 'b';
+	return 0;
+}
+
+/* An immediate of the wrong kind for an instruction of one scalar type,
+ * whose operands all take that type: ptxas says "Arguments mismatch" of
+ * an integer on a float instruction (add.f32 %f1, %f2, 1: write 1.0 or
+ * 0f3F800000), of a float on an integer one (add.u32 with 1.0 or
+ * 0f3F800000), and of a decimal float on a .b one, where a 0f/0d bit
+ * pattern is fine (each tried with ptxas 13.0: tests/front/err-immkind).
+ * Leaves only: a constant expression's kind is not worked out here. */
+static void
+checkimm(Diag *d, const Stmt *s)
+{
+	switch (s->op) {
+	case Oadd: case Osub: case Omul: case Omad: case Odiv: case Oabs:
+	case Oneg: case Omin: case Omax: case Ofma: case Orcp: case Osqrt:
+	case Orsqrt: case Oex2: case Olg2: case Osin: case Ocos: case Otanh:
+	case Omov: case Osetp: case Oselp: case Otestp: case Ocopysign:
+	case Ost:
+		break;
+	default:
+		return;
+	}
+	int c = 0;
+	Str type = 0;
+	for (uint32_t i = 0; i < s->nmod; i++) {
+		int k = typeclass(s->mod[i]);
+		if (k && c)
+			return;     /* two types: cvt-like, not this rule's */
+		if (k)
+			c = k, type = s->mod[i];
+	}
+	for (uint32_t i = 0; c && i < s->nop; i++) {
+		const Opnd *o = &s->opd[i];
+		int hex = o->kind == Pflt && o->s[0] == '0'
+			&& strchr("fFdD", o->s[1]);
+		const char *why = o->kind == Pint && c == 'f' ? "an integer"
+			: o->kind == Pflt && c == 'i' ? "a float"
+			: o->kind == Pflt && c == 'b' && !hex ? "a decimal float"
+			: 0;
+		if (why)
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"%s immediate, %s%s, on a %s instruction "
+				"(ptxas: arguments mismatch)", why,
+				o->minus ? "-" : "", o->s, type);
+	}
+}
+
 /* shfl.b32 moves 32 bits: ptxas says "Arguments mismatch" of a .b16 or
  * .b64 register as its source or destination (pin=base had pinned a
  * 16-bit register so, and the validator had taken it for 32 bits). */
@@ -637,6 +697,7 @@ check(Module *m, Diag *d)
 			if (s->kind == Sins) {
 				checkins(d, &kn, s, m->target, miss);
 				checkmov(d, f, s);
+				checkimm(d, s);
 				if (s->op == Oshfl)
 					checkshfl(d, f, s);
 				if (s->op == Ocall)
