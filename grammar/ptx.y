@@ -24,6 +24,10 @@ static int32_t regrange(Loc *, Parser *, yyscan_t, Tok);
 static void offexpr(Parser *, Opnd *, Opnd *);
 static Stmt *ins(Parser *, yyscan_t, Loc *, Opnd *, int, Tok, OL);
 static void toomany(Parser *, yyscan_t, Loc *, OL);
+static void bare0f(Parser *, yyscan_t, Loc *, const char *);
+static Opnd *bareop(Parser *, yyscan_t, Loc *, Opnd *);
+#define BIN(a, op, b, la, lb) mkexpr(P, bareop(P, scanner, &(la), (a)), \
+	(op), bareop(P, scanner, &(lb), (b)))
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
 	if (N) { \
@@ -245,16 +249,36 @@ ilist
 
 expr
 	: term                  { $$ = $1; }
-	| expr '|' expr         { $$ = cat(P, $1, "|", $3); }
-	| expr '^' expr         { $$ = cat(P, $1, "^", $3); }
-	| expr '&' expr         { $$ = cat(P, $1, "&", $3); }
-	| expr SHL expr         { $$ = cat(P, $1, "<<", $3); }
-	| expr SHR expr         { $$ = cat(P, $1, ">>", $3); }
-	| expr '+' expr         { $$ = cat(P, $1, "+", $3); }
-	| expr '-' expr         { $$ = cat(P, $1, "-", $3); }
-	| expr '*' expr         { $$ = cat(P, $1, "*", $3); }
-	| expr '/' expr         { $$ = cat(P, $1, "/", $3); }
-	| expr '%' expr         { $$ = cat(P, $1, "%", $3); }
+	| expr '|' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "|", $3); }
+	| expr '^' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "^", $3); }
+	| expr '&' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "&", $3); }
+	| expr SHL expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "<<", $3); }
+	| expr SHR expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, ">>", $3); }
+	| expr '+' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "+", $3); }
+	| expr '-' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "-", $3); }
+	| expr '*' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "*", $3); }
+	| expr '/' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "/", $3); }
+	| expr '%' expr         { bare0f(P, scanner, &@1, $1);
+				  bare0f(P, scanner, &@3, $3);
+				  $$ = cat(P, $1, "%", $3); }
 	;
 
 term
@@ -263,9 +287,12 @@ term
 
 unary
 	: prim                  { $$ = $1; }
-	| '-' unary             { $$ = cat(P, "-", $2, ""); }
-	| '~' unary             { $$ = cat(P, "~", $2, ""); }
-	| '!' unary             { $$ = cat(P, "!", $2, ""); }
+	| '-' unary             { bare0f(P, scanner, &@2, $2);
+				  $$ = cat(P, "-", $2, ""); }
+	| '~' unary             { bare0f(P, scanner, &@2, $2);
+				  $$ = cat(P, "~", $2, ""); }
+	| '!' unary             { bare0f(P, scanner, &@2, $2);
+				  $$ = cat(P, "!", $2, ""); }
 	;
 
 prim
@@ -481,35 +508,39 @@ operand
  * A parenthesised list of names is a call's argument list instead. */
 num
 	: nprim                 { $$ = $1; }
-	| num '|' num           { $$ = mkexpr(P, $1, "|", $3); }
-	| num '^' num           { $$ = mkexpr(P, $1, "^", $3); }
-	| num '&' num           { $$ = mkexpr(P, $1, "&", $3); }
-	| num SHL num           { $$ = mkexpr(P, $1, "<<", $3); }
-	| num SHR num           { $$ = mkexpr(P, $1, ">>", $3); }
-	| num '+' num           { $$ = mkexpr(P, $1, "+", $3); }
-	| num '-' num           { $$ = mkexpr(P, $1, "-", $3); }
-	| num '*' num           { $$ = mkexpr(P, $1, "*", $3); }
-	| num '/' num           { $$ = mkexpr(P, $1, "/", $3); }
-	| num '%' num           { $$ = mkexpr(P, $1, "%", $3); }
-	| num '<' num           { $$ = mkexpr(P, $1, "<", $3); }
-	| num '>' num           { $$ = mkexpr(P, $1, ">", $3); }
-	| num LE num            { $$ = mkexpr(P, $1, "<=", $3); }
-	| num GE num            { $$ = mkexpr(P, $1, ">=", $3); }
-	| num EQ num            { $$ = mkexpr(P, $1, "==", $3); }
-	| num NE num            { $$ = mkexpr(P, $1, "!=", $3); }
-	| num ANDAND num        { $$ = mkexpr(P, $1, "&&", $3); }
-	| num OROR num          { $$ = mkexpr(P, $1, "||", $3); }
-	| num '?' num ':' num   { $$ = mkexpr(P, mkexpr(P, $1, "?", $3), ":",
-				    $5); }
+	| num '|' num           { $$ = BIN($1, "|", $3, @1, @3); }
+	| num '^' num           { $$ = BIN($1, "^", $3, @1, @3); }
+	| num '&' num           { $$ = BIN($1, "&", $3, @1, @3); }
+	| num SHL num           { $$ = BIN($1, "<<", $3, @1, @3); }
+	| num SHR num           { $$ = BIN($1, ">>", $3, @1, @3); }
+	| num '+' num           { $$ = BIN($1, "+", $3, @1, @3); }
+	| num '-' num           { $$ = BIN($1, "-", $3, @1, @3); }
+	| num '*' num           { $$ = BIN($1, "*", $3, @1, @3); }
+	| num '/' num           { $$ = BIN($1, "/", $3, @1, @3); }
+	| num '%' num           { $$ = BIN($1, "%", $3, @1, @3); }
+	| num '<' num           { $$ = BIN($1, "<", $3, @1, @3); }
+	| num '>' num           { $$ = BIN($1, ">", $3, @1, @3); }
+	| num LE num            { $$ = BIN($1, "<=", $3, @1, @3); }
+	| num GE num            { $$ = BIN($1, ">=", $3, @1, @3); }
+	| num EQ num            { $$ = BIN($1, "==", $3, @1, @3); }
+	| num NE num            { $$ = BIN($1, "!=", $3, @1, @3); }
+	| num ANDAND num        { $$ = BIN($1, "&&", $3, @1, @3); }
+	| num OROR num          { $$ = BIN($1, "||", $3, @1, @3); }
+	| num '?' num ':' num   { $$ = mkexpr(P, BIN($1, "?", $3, @1, @3),
+				    ":", bareop(P, scanner, &@5, $5)); }
 	;
 
 nprim
 	: INT                   { $$ = mkop(P, Pint, tokstr(P, $1)); }
 	| FLT                   { $$ = mkop(P, Pflt, tokstr(P, $1)); }
-	| '-' nprim             { $$ = mkexpr(P, 0, "-", $2); }
-	| '+' nprim             { $$ = $2; }    /* ptxas takes +1.0 */
-	| '~' nprim             { $$ = mkexpr(P, 0, "~", $2); }
-	| '!' nprim             { $$ = mkexpr(P, 0, "!", $2); }
+	| '-' nprim             { $$ = mkexpr(P, 0, "-",
+				    bareop(P, scanner, &@2, $2)); }
+	| '+' nprim             { $$ = bareop(P, scanner, &@2, $2); }
+				  /* ptxas takes +1.0 */
+	| '~' nprim             { $$ = mkexpr(P, 0, "~",
+				    bareop(P, scanner, &@2, $2)); }
+	| '!' nprim             { $$ = mkexpr(P, 0, "!",
+				    bareop(P, scanner, &@2, $2)); }
 	| '(' num ')'           { $$ = mkexpr(P, 0, "(", $2); }
 	;
 
@@ -630,6 +661,26 @@ toomany(Parser *P, yyscan_t s, Loc *l, OL ol)
 {
 	if (ol.n == Maxsub)
 		ptxerror(l, P, s, "too many operands");
+}
+
+/* ptxas reads a 0f literal alone or in parentheses, nothing else: a
+ * sign or operator on one is its syntax error (-0f3F800000,
+ * 0f3F800000+0f3F800000, !0f...; 12.8 and 13.0), where -(0f3F800000),
+ * -0d3FF0000000000000 and 1.0+2.0 pass. */
+static void
+bare0f(Parser *P, yyscan_t s, Loc *l, const char *t)
+{
+	if (t && t[0] == '0' && (t[1] == 'f' || t[1] == 'F'))
+		ptxerror(l, P, s, "a 0f literal takes no sign or operator "
+			"but in parentheses");
+}
+
+static Opnd *
+bareop(Parser *P, yyscan_t s, Loc *l, Opnd *o)
+{
+	if (o->kind == Pflt && !o->minus)
+		bare0f(P, s, l, o->s);
+	return o;
 }
 
 static Stmt *

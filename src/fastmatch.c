@@ -178,8 +178,9 @@ opnd(const char *p)
 	switch (*p) {
 	case '!':
 		return simp(p + 1);
-	case '-':
-		return number(p + 1);
+	case '-':       /* -0f...: ptxas's syntax error, the grammar's */
+		return p[1] == '0' && (p[2] == 'f' || p[2] == 'F') ? 0
+			: number(p + 1);
 	case '[':
 		return addr(p + 1);
 	case '{':
@@ -315,6 +316,8 @@ numv(const char *p)
 {
 	const char *q;
 
+	if (p[0] == '-' && p[1] == '0' && (p[2] == 'f' || p[2] == 'F'))
+		return 0;       /* ptxas's syntax error: the grammar's */
 	p += *p == '-';
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
 	|| p[1] == 'B' || p[1] == 'f' || p[1] == 'F' || p[1] == 'd'
