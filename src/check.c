@@ -356,9 +356,11 @@ typeclass(Str m)
  * whose operands all take that type: ptxas says "Arguments mismatch" of
  * an integer on a float instruction (add.f32 %f1, %f2, 1: write 1.0 or
  * 0f3F800000), of a float on an integer one (add.u32 with 1.0 or
- * 0f3F800000), and of a decimal float on a .b one, where a 0f/0d bit
- * pattern is fine (each tried with ptxas 13.0: tests/front/err-immkind).
- * Leaves only: a constant expression's kind is not worked out here. */
+ * 0f3F800000), and of a float of another width on a .b one: 0f is 32
+ * bits, 0d and a decimal float 64 (mov.b64 %rd, 1.0 passes, mov.b32
+ * %r, 1.0 does not; each tried with ptxas 13.0: tests/front/err-immkind,
+ * ok/immkind).  Leaves only: a constant expression's kind is not worked
+ * out here. */
 static void
 checkimm(Diag *d, const Stmt *s)
 {
@@ -381,13 +383,16 @@ checkimm(Diag *d, const Stmt *s)
 		if (k)
 			c = k, type = s->mod[i];
 	}
+	int bits = c == 'b' ? atoi(type + 2) : 0;
 	for (uint32_t i = 0; c && i < s->nop; i++) {
 		const Opnd *o = &s->opd[i];
-		int hex = o->kind == Pflt && o->s[0] == '0'
-			&& strchr("fFdD", o->s[1]);
+		/* a 0f pattern is 32 bits, 0d and a decimal float 64 */
+		int fbits = o->kind != Pflt ? 0 : o->s[0] == '0'
+			&& (o->s[1] == 'f' || o->s[1] == 'F') ? 32 : 64;
 		const char *why = o->kind == Pint && c == 'f' ? "an integer"
-			: o->kind == Pflt && c == 'i' ? "a float"
-			: o->kind == Pflt && c == 'b' && !hex ? "a decimal float"
+			: fbits && c == 'i' ? "a float"
+			: fbits && c == 'b' && fbits != bits ? fbits == 32
+			? "a 32-bit float" : "a 64-bit float"
 			: 0;
 		if (why)
 			diag(d, "error", s->pos, s->text.off, s->text.len,
