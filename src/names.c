@@ -2,8 +2,9 @@
  * labels (check.c).  Each rule is one ptxas 12.8 and 13.0 enforce,
  * measured on a small file (tests/front/err-names-*.ptx):
  *   - module scope: functions and variables share one namespace.  A
- *     function may be declared any number of times and defined once,
- *     always as .entry or always as .func; a variable is defined once
+ *     function may be declared any number of times before it is defined
+ *     once (a declaration after is a "Duplicate definition" too), always
+ *     as .entry or always as .func; a variable is defined once
  *     (.weak and .common too), an .extern one may repeat or follow its
  *     definition; no name is both a function and a variable.
  *   - a function's scope: parameters (return ones included) and the
@@ -184,8 +185,10 @@ modgroup(Errs *E, const Name *v, uint32_t n)
 				why = "'%s' is a variable and a function";
 			else if (fn && entry != x->entry)
 				why = "'%s' declared both .entry and .func";
-			else if (def && x->body)
-				why = "function '%s' defined twice";
+			else if (def)       /* ptxas: "Duplicate definition" */
+				why = x->body ? "function '%s' defined twice"
+					: "function '%s' declared after its "
+					"definition";
 			fn = 1;
 			entry = x->entry;
 			def |= x->body;
