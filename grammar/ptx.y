@@ -25,6 +25,7 @@ static void offexpr(Parser *, Opnd *, Opnd *);
 static Stmt *ins(Parser *, yyscan_t, Loc *, Opnd *, int, Tok, OL);
 static void toomany(Parser *, yyscan_t, Loc *, OL);
 static void bare0f(Parser *, yyscan_t, Loc *, const char *);
+static void fnword(Parser *, yyscan_t, Loc *, Tok);
 static Opnd *bareop(Parser *, yyscan_t, Loc *, Opnd *);
 #define BIN(a, op, b, la, lb) mkexpr(P, bareop(P, scanner, &(la), (a)), \
 	(op), bareop(P, scanner, &(lb), (b)))
@@ -383,7 +384,10 @@ stmt
 	| LOC lnum lnum lnum
 		{ addstmt(P, mkloc(P, $2, $3, $4, 0, 0), &@$); }
 	| LOC lnum lnum lnum ',' fnname
-		{ addstmt(P, mkloc(P, $2, $3, $4, $6, 0), &@$); }
+		{ /* ptxas 13.0: a syntax error after the label */
+		  ptxerror(&@6, P, scanner, "function_name wants an "
+		      "inlined_at after it");
+		  addstmt(P, mkloc(P, $2, $3, $4, $6, 0), &@$); }
 	| LOC lnum lnum lnum ',' fnname ',' inlined
 		{ addstmt(P, mkloc(P, $2, $3, $4, $6, $8), &@$); }
 	| PRAGMA strs ';'
@@ -410,10 +414,12 @@ stmt
 	;
 
 fnname
-	: WORD WORD             { $$ = tokstr(P, $2);
-				  if (strcmp(tokstr(P, $1), "function_name"))
-					ptxerror(&@1, P, scanner,
-					    "expected function_name"); }
+	: WORD WORD             { $$ = tokstr(P, $2); fnword(P, scanner, &@1,
+				      $1); }
+	| WORD WORD '+' INT     { $$ = cat(P, tokstr(P, $2), "+",
+				      tokstr(P, $4));
+				  fnword(P, scanner, &@1, $1); }
+				  /* label + offset: ptxas takes it */
 	;
 
 inlined
@@ -681,6 +687,13 @@ bareop(Parser *P, yyscan_t s, Loc *l, Opnd *o)
 	if (o->kind == Pflt && !o->minus)
 		bare0f(P, s, l, o->s);
 	return o;
+}
+
+static void
+fnword(Parser *P, yyscan_t s, Loc *l, Tok w)
+{
+	if (strcmp(tokstr(P, w), "function_name"))
+		ptxerror(l, P, s, "expected function_name");
 }
 
 static Stmt *

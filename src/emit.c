@@ -206,7 +206,7 @@ printstmt(Buf *b, Func *f, Stmt *s)
 			bputs(b, ", function_name ");
 			bputs(b, s->ll->fn);
 		}
-		if (s->ll->fn && (s->ll->inl[0] || s->ll->inl[1])) {
+		if (s->ll->fn) {        /* inlined_at comes with it */
 			bputs(b, ", inlined_at");
 			for (int k = 0; k < 3; k++) {
 				bputs(b, " ");
