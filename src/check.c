@@ -402,6 +402,75 @@ checkimm(Diag *d, const Stmt *s)
 	}
 }
 
+/* The literals of an initializer's text, each with its kind: 'i' an
+ * integer (1, -1's 1, 0x1F, 7U), 'f' a float (1.5, 1e5, 0f3F800000,
+ * 0d...), in order; names (generic(k)) and operators are passed.
+ * Returns the literal's end and its kind in *kind, or 0 at the end. */
+static const char *
+initlit(const char *p, const char **lit, size_t *n, int *kind)
+{
+	for (; *p; p++) {
+		int num = isdigit((unsigned char)*p) || (*p == '.'
+			&& isdigit((unsigned char)p[1]));
+		if (!num && (isalnum((unsigned char)*p) || *p == '_'
+		|| *p == '$' || *p == '%')) {
+			while (isalnum((unsigned char)*p) || *p == '_'
+			|| *p == '$' || *p == '%' || *p == '.')
+				p++;            /* a name */
+			p--;
+			continue;
+		}
+		if (!num)
+			continue;
+		const char *q = p;
+		int hex = p[0] == '0' && strchr("xXbBfFdD", p[1]) && p[1];
+		int flt = hex ? strchr("fFdD", p[1]) != 0 : 0;
+		for (q = p + (hex ? 2 : 0); isalnum((unsigned char)*q)
+		|| *q == '.' || (!hex && (*q == '+' || *q == '-')
+		&& (q[-1] == 'e' || q[-1] == 'E')); q++)
+			flt |= !hex && (*q == '.' || *q == 'e' || *q == 'E');
+		*lit = p, *n = (size_t)(q - p), *kind = flt ? 'f' : 'i';
+		return q;
+	}
+	return 0;
+}
+
+/* A variable's initializer against its type, as ptxas 13.0 holds it
+ * ("Initial value type mismatch"): no integer in a .f32 or .f64 one
+ * (write 1.0), no float in a .s or .u one; a .b one takes either; a
+ * .f16 one takes none ("No initial value is allowed for .f16 type"). */
+static void
+checkinit(Module *m, Diag *d, const Decl *x, Pos pos, Span text)
+{
+	int c = 0;
+	Str type = 0;
+
+	if (!x || !x->init)
+		return;
+	for (uint32_t i = 0; i < x->nattr; i++)
+		if (typeclass(x->attr[i]))
+			c = typeclass(x->attr[i]), type = x->attr[i];
+	if (c && !strcmp(type, ".f16")) {
+		diag(d, "error", pos, text.off, text.len, "a .f16 variable "
+			"takes no initial value (ptxas)");
+		return;
+	}
+	const char *p = x->init, *lit;
+	size_t n;
+	int k;
+	while (c && c != 'b' && (p = initlit(p, &lit, &n, &k)))
+		if (k != c) {
+			Str w = intern(lit, n);
+			diagword(m, d, "error", pos, text, w, 0, k == 'i'
+				? "an integer, %s, in the initializer of a "
+				"float variable (ptxas: initial value type "
+				"mismatch)" : "a float, %s, in the initializer "
+				"of an integer variable (ptxas: initial value "
+				"type mismatch)");
+			return;
+		}
+}
+
 /* shfl.b32 moves 32 bits: ptxas says "Arguments mismatch" of a .b16 or
  * .b64 register as its source or destination (pin=base had pinned a
  * 16-bit register so, and the validator had taken it for 32 bits). */
@@ -690,9 +759,12 @@ check(Module *m, Diag *d)
 		Func *f = m->item[i].fn;
 		Lab l = {0};
 		int scoped = 0;
-		if (m->item[i].kind == Idecl)
+		if (m->item[i].kind == Idecl) {
 			declhead(d, m->item[i].decl, m->item[i].pos,
 				m->item[i].text);
+			checkinit(m, d, m->item[i].decl, m->item[i].pos,
+				m->item[i].text);
+		}
 		if (m->item[i].kind != Ifunc)
 			continue;
 		perfs(m, d, &m->item[i]);
@@ -717,6 +789,7 @@ check(Module *m, Diag *d)
 			else if (s->kind == Sdecl) {
 				regtype(d, s);
 				declhead(d, s->decl, s->pos, s->text);
+				checkinit(m, d, s->decl, s->pos, s->text);
 				scopestmt(ns, d, s);
 			}
 		}
