@@ -480,6 +480,19 @@ checkinit(Module *m, Diag *d, const Decl *x, Pos pos, Span text)
 		}
 }
 
+/* setmaxnreg's count is a multiple of 8 in [24, 256] (ptxas: "value
+ * '16' out of range", "unexpected value '20', expected to be multiple
+ * of 8"); a count written as an expression is not read here. */
+static void
+checkbudget(Diag *d, const Stmt *s)
+{
+	int v = setmaxcount(s);
+
+	if (v >= 0 && (v % 8 || v < 24 || v > 256))
+		diag(d, "error", s->pos, s->text.off, s->text.len, "setmaxnreg "
+			"%d: the count is a multiple of 8 in [24, 256]", v);
+}
+
 /* shfl.b32 moves 32 bits: ptxas says "Arguments mismatch" of a .b16 or
  * .b64 register as its source or destination (pin=base had pinned a
  * 16-bit register so, and the validator had taken it for 32 bits). */
@@ -788,6 +801,8 @@ check(Module *m, Diag *d)
 					miss);
 				checkmov(d, f, s);
 				checkimm(d, s, imm);
+				if (s->op == Osetmaxnreg)
+					checkbudget(d, s);
 				if (s->op == Oshfl)
 					checkshfl(d, f, s);
 				if (s->op == Ocall)
