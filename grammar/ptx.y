@@ -27,8 +27,15 @@ static void toomany(Parser *, yyscan_t, Loc *, OL);
 static void bare0f(Parser *, yyscan_t, Loc *, const char *);
 static void fnword(Parser *, yyscan_t, Loc *, Tok);
 static Opnd *bareop(Parser *, yyscan_t, Loc *, Opnd *);
-#define BIN(a, op, b, la, lb) mkexpr(P, bareop(P, scanner, &(la), (a)), \
-	(op), bareop(P, scanner, &(lb), (b)))
+static Opnd *bin(Parser *, yyscan_t, Opnd *, const char *, Opnd *, Loc *,
+	Loc *);
+static Str sbin(Parser *, yyscan_t, Str, const char *, Str, Loc *, Loc *);
+/* a binary operator's operands checked left, then right (as arguments
+ * of one call they were checked in whichever order the compiler chose,
+ * and two errors came out backwards); sbin for an initializer's
+ * expression, which is text */
+#define BIN(a, op, b, la, lb) bin(P, scanner, (a), (op), (b), &(la), &(lb))
+#define SBIN(a, op, b, la, lb) sbin(P, scanner, (a), (op), (b), &(la), &(lb))
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
 	if (N) { \
@@ -250,36 +257,16 @@ ilist
 
 expr
 	: term                  { $$ = $1; }
-	| expr '|' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "|", $3); }
-	| expr '^' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "^", $3); }
-	| expr '&' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "&", $3); }
-	| expr SHL expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "<<", $3); }
-	| expr SHR expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, ">>", $3); }
-	| expr '+' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "+", $3); }
-	| expr '-' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "-", $3); }
-	| expr '*' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "*", $3); }
-	| expr '/' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "/", $3); }
-	| expr '%' expr         { bare0f(P, scanner, &@1, $1);
-				  bare0f(P, scanner, &@3, $3);
-				  $$ = cat(P, $1, "%", $3); }
+	| expr '|' expr         { $$ = SBIN($1, "|", $3, @1, @3); }
+	| expr '^' expr         { $$ = SBIN($1, "^", $3, @1, @3); }
+	| expr '&' expr         { $$ = SBIN($1, "&", $3, @1, @3); }
+	| expr SHL expr         { $$ = SBIN($1, "<<", $3, @1, @3); }
+	| expr SHR expr         { $$ = SBIN($1, ">>", $3, @1, @3); }
+	| expr '+' expr         { $$ = SBIN($1, "+", $3, @1, @3); }
+	| expr '-' expr         { $$ = SBIN($1, "-", $3, @1, @3); }
+	| expr '*' expr         { $$ = SBIN($1, "*", $3, @1, @3); }
+	| expr '/' expr         { $$ = SBIN($1, "/", $3, @1, @3); }
+	| expr '%' expr         { $$ = SBIN($1, "%", $3, @1, @3); }
 	;
 
 term
@@ -532,8 +519,8 @@ num
 	| num NE num            { $$ = BIN($1, "!=", $3, @1, @3); }
 	| num ANDAND num        { $$ = BIN($1, "&&", $3, @1, @3); }
 	| num OROR num          { $$ = BIN($1, "||", $3, @1, @3); }
-	| num '?' num ':' num   { $$ = mkexpr(P, BIN($1, "?", $3, @1, @3),
-				    ":", bareop(P, scanner, &@5, $5)); }
+	| num '?' num ':' num   { $$ = BIN(BIN($1, "?", $3, @1, @3), ":",
+				    $5, @1, @5); }
 	;
 
 nprim
@@ -687,6 +674,23 @@ bareop(Parser *P, yyscan_t s, Loc *l, Opnd *o)
 	if (o->kind == Pflt && !o->minus)
 		bare0f(P, s, l, o->s);
 	return o;
+}
+
+static Opnd *
+bin(Parser *P, yyscan_t s, Opnd *a, const char *op, Opnd *b, Loc *la,
+	Loc *lb)
+{
+	bareop(P, s, la, a);
+	bareop(P, s, lb, b);
+	return mkexpr(P, a, op, b);
+}
+
+static Str
+sbin(Parser *P, yyscan_t s, Str a, const char *op, Str b, Loc *la, Loc *lb)
+{
+	bare0f(P, s, la, a);
+	bare0f(P, s, lb, b);
+	return cat(P, a, op, b);
 }
 
 static void
