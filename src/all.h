@@ -742,6 +742,10 @@ void irdump(Buf *, const Module *);
 int check(Module *, Diag *);
 
 /* ---- names.c ---- */
+/* Scope numbers as a body's { } nest: the body is 0, each { } a new
+ * number, back to the enclosing one at its }.  Zeroed to start. */
+typedef struct Scopeno { uint32_t stack[256], depth, next, cur; } Scopeno;
+void scopestep(Scopeno *, const Stmt *);
 typedef struct Nscope Nscope;   /* a function's names, as check walks it */
 void checknames(Module *, Diag *);      /* module scope */
 Nscope *scopenew(Module *);

@@ -198,18 +198,12 @@ static void
 redeclared(Func *f, Diag *d)
 {
 	Dn *v = 0;
-	uint32_t n = 0, cap = 0, stack[256], depth = 0, next = 0, cur = 0;
+	uint32_t n = 0, cap = 0;
+	Scopeno sc = {0};
 
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind == Sopen) {
-			if (depth < countof(stack))
-				stack[depth] = cur;
-			depth++;
-			cur = ++next;
-		}
-		if (s->kind == Sclose && depth && --depth < countof(stack))
-			cur = stack[depth];
+		scopestep(&sc, s);
 		if (s->kind != Sdecl || !s->decl->nattr
 		|| strcmp(s->decl->attr[0], ".reg"))
 			continue;
@@ -219,7 +213,7 @@ redeclared(Func *f, Diag *d)
 				v = xrealloc(v, cap * sizeof *v);
 			}
 			v[n++] = (Dn){s->decl->name[k].name,
-				s->decl->name[k].count >= 0, cur, i, k,
+				s->decl->name[k].count >= 0, sc.cur, i, k,
 				s->decl->name[k].count};
 		}
 	}
@@ -456,9 +450,11 @@ checkinit(Module *m, Diag *d, const Decl *x, Pos pos, Span text)
 
 	if (!x || !x->init)
 		return;
-	for (uint32_t i = 0; i < x->nattr; i++)
-		if (typeclass(x->attr[i]))
-			c = typeclass(x->attr[i]), type = x->attr[i];
+	for (uint32_t i = 0; i < x->nattr; i++) {
+		int k = typeclass(x->attr[i]);
+		if (k)
+			c = k, type = x->attr[i];
+	}
 	if (c && !strcmp(type, ".f16")) {
 		diag(d, "error", pos, text.off, text.len, "a .f16 variable "
 			"takes no initial value (ptxas)");
@@ -719,18 +715,17 @@ perfs(Module *m, Diag *d, const Item *t)
 				"with .reqnctapercluster and .maxclusterrank "
 				"both: ptxas takes one");
 		cluster |= c;
-		for (size_t k = 0; k < countof(want); k++) {
-			int64_t v[3];
-			int n = strcmp(f->perf[i].name, want[k]) ? 0
-				: ptxints(f->perf[i].args, v, 3);
-			for (int j = 0; j < n; j++)
-				if (!v[j]) {
-					diagword(m, d, "error", t->pos, t->text,
-						f->perf[i].name, 0, "%s wants "
-						"numbers above 0");
-					break;
-				}
-		}
+		size_t k = 0;
+		while (k < countof(want) && strcmp(n, want[k]))
+			k++;
+		int64_t v[3];
+		int nv = k < countof(want) ? ptxints(f->perf[i].args, v, 3) : 0;
+		for (int j = 0; j < nv; j++)
+			if (!v[j]) {
+				diagword(m, d, "error", t->pos, t->text, n, 0,
+					"%s wants numbers above 0");
+				break;
+			}
 	}
 }
 

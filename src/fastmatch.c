@@ -121,6 +121,14 @@ intv(const char *p)
 	return q;
 }
 
+/* -0f...: ptxas's syntax error, which the grammar reports; the fast
+ * paths leave it there */
+static int
+neg0f(const char *p)
+{
+	return p[0] == '-' && p[1] == '0' && (p[2] == 'f' || p[2] == 'F');
+}
+
 static const char *
 number(const char *p)  /* INTV | FLTV */
 {
@@ -178,9 +186,8 @@ opnd(const char *p)
 	switch (*p) {
 	case '!':
 		return simp(p + 1);
-	case '-':       /* -0f...: ptxas's syntax error, the grammar's */
-		return p[1] == '0' && (p[2] == 'f' || p[2] == 'F') ? 0
-			: number(p + 1);
+	case '-':
+		return neg0f(p) ? 0 : number(p + 1);
 	case '[':
 		return addr(p + 1);
 	case '{':
@@ -316,8 +323,8 @@ numv(const char *p)
 {
 	const char *q;
 
-	if (p[0] == '-' && p[1] == '0' && (p[2] == 'f' || p[2] == 'F'))
-		return 0;       /* ptxas's syntax error: the grammar's */
+	if (neg0f(p))
+		return 0;
 	p += *p == '-';
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
 	|| p[1] == 'B' || p[1] == 'f' || p[1] == 'F' || p[1] == 'd'

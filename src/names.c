@@ -207,8 +207,9 @@ modgroup(Errs *E, const Name *v, uint32_t n)
 	}
 }
 
-static void
-modscope(Module *m, Diag *d)
+/* Module scope: functions and variables. */
+void
+checknames(Module *m, Diag *d)
 {
 	Names N = {0};
 	Errs E = {0};
@@ -245,8 +246,24 @@ struct Nscope {
 	Module *m;
 	uint32_t at;        /* the function's item */
 	Names N;
-	uint32_t stack[256], depth, next, cur, order;
+	Scopeno sc;
+	uint32_t order;
 };
+
+/* check.c's redeclared() numbers its scopes here too, so a register and
+ * a variable of one { } have one scope number. */
+void
+scopestep(Scopeno *c, const Stmt *s)
+{
+	if (s->kind == Sopen) {
+		if (c->depth < countof(c->stack))
+			c->stack[c->depth] = c->cur;
+		c->depth++;
+		c->cur = ++c->next;
+	}
+	if (s->kind == Sclose && c->depth && --c->depth < countof(c->stack))
+		c->cur = c->stack[c->depth];
+}
 
 Nscope *
 scopenew(Module *m)
@@ -276,7 +293,7 @@ scopebegin(Nscope *S, uint32_t at)
 
 	S->at = at;
 	S->N.n = 0;
-	S->depth = S->next = S->cur = S->order = 0;
+	S->sc.depth = S->sc.next = S->sc.cur = S->order = 0;
 	for (uint32_t i = 0; i < f->nret + f->npar; i++) {
 		const Decl *x = i < f->nret ? &f->ret[i] : &f->par[i - f->nret];
 		for (uint32_t k = 0; k < x->nname; k++)
@@ -292,22 +309,14 @@ static void scopecall(Nscope *, Diag *, const Stmt *);
 void
 scopestmt(Nscope *S, Diag *d, const Stmt *s)
 {
-	if (s->kind == Sopen) {
-		if (S->depth < countof(S->stack))
-			S->stack[S->depth] = S->cur;
-		S->depth++;
-		S->cur = ++S->next;
-	}
-	if (s->kind == Sclose && S->depth
-	&& --S->depth < countof(S->stack))
-		S->cur = S->stack[S->depth];
+	scopestep(&S->sc, s);
 	if (s->kind == Sins && s->op == Ocall)
 		scopecall(S, d, s);
 	if (s->kind != Sdecl || !isvar(s->decl))
 		return;
 	for (uint32_t k = 0; k < s->decl->nname; k++)
 		push(&S->N, (Name){s->decl->name[k].name, S->order++, Nvar,
-			0, 0, S->cur, k, s->pos, s->text});
+			0, 0, S->sc.cur, k, s->pos, s->text});
 }
 
 /* The function ends: the second of a name in one scope is the error. */
@@ -375,11 +384,4 @@ scopecall(Nscope *S, Diag *d, const Stmt *s)
 	else if (h->entry)
 		diagat(m, d, "warning", &x, 0, "call to '%s', a kernel: "
 			"ptxas wants a .func");
-}
-
-/* Module scope: functions and variables. */
-void
-checknames(Module *m, Diag *d)
-{
-	modscope(m, d);
 }
