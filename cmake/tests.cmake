@@ -103,6 +103,8 @@ script_test(defuse 300)
 # Memory order, held to the validator: 42 swaps of accesses that may
 # meet or of ordering statements, all refused; 3 that cannot, proven.
 script_test(memorder 300)
+# check's register types held to ptxas: no line refused that it takes.
+script_test(typeprobe 300)
 # pressure's SASS peak from a stand-in nvdisasm -plr listing.
 script_test(sasspeak 120)
 # pin=loop in the search: only with --sass-guard, and only where its

@@ -96,7 +96,7 @@ iscoll(Klass k)
 typedef enum { Lalu, Lsfu, Lmem, Lmma } Lat;
 
 enum {
-#define O(id, name, defs, klass, lat) O##id,
+#define O(id, name, defs, klass, lat, types) O##id,
 #include "ops.h"
 #undef O
 	Ounknown,
@@ -108,6 +108,7 @@ typedef struct Opinfo {
 	Defs defs;
 	Klass klass;
 	Lat lat;
+	const char *types;  /* ops.h: the registers each operand takes */
 } Opinfo;
 
 extern const Opinfo opinfo[Onum];
@@ -255,7 +256,15 @@ typedef struct Reg {    /* 24 bytes: %r<100000> makes 100,000 */
 	uint8_t named;      /* a name of its own, else prefix+idx */
 	uint8_t units;      /* 32-bit registers it takes; 0 for a predicate */
 	uint8_t pred;
+	uint8_t tcode;      /* typecode() of a scalar's type, else 0 */
 } Reg;
+
+/* A scalar type as check's operand rule reads it: the kind (.b, .u or
+ * .s, .f, .pred) and the size (8 to 64 bits), in one byte; 0 for any
+ * other type (.f16x2, .bf16, .b128, a vector) and for what is no type. */
+enum { Tkb = 1, Tki = 2, Tkf = 3, Tkp = 4 };
+#define tkind(c) ((c) >> 3)
+#define tsize(c) ((c) & 7)      /* 1: 8 bits, 2: 16, 3: 32, 4: 64 */
 
 typedef struct Perf { Str name; Str args; } Perf;  /* .maxntid 128, 1, 1 */
 
@@ -713,6 +722,7 @@ void resolve(Module *, Func *, Regmemo **);
 void regmemofree(Regmemo *);
 void rebind(Module *, Func *);
 Str regdecltype(Decl *);
+uint8_t typecode(Str);
 long regnumber(const char *name, size_t *prefix);
 Str regname(Func *, int32_t, char *, size_t);
 int scalarbits(const Reg *);

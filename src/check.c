@@ -387,21 +387,28 @@ checkimm(Diag *d, const Stmt *s, uint32_t imm)
 			c = k, type = s->mod[i];
 	}
 	int bits = c == 'b' ? atoi(type + 2) : 0;
-	for (uint32_t i = 0; c && i < s->nop; i++) {
+	const char *sig = opinfo[s->op].types;
+	for (uint32_t i = 0; c && i < s->nop; i++, sig += sig && *sig) {
 		const Opnd *o = &s->opd[i];
 		/* a 0f pattern is 32 bits, 0d and a decimal float 64 */
 		int fbits = o->kind != Pflt ? 0 : o->s[0] == '0'
 			&& (o->s[1] == 'f' || o->s[1] == 'F') ? 32 : 64;
-		const char *why = o->kind == Pint && c == 'f' ? "an integer"
-			: fbits && c == 'i' ? "a float"
-			: fbits && c == 'b' && fbits != bits ? fbits == 32
+		/* selp.f32's and setp.and.f32's last operand is a
+		 * predicate, which takes 1 or 0 and no float */
+		int pred = sig && *sig == 'P';
+		int oc = pred ? 'i' : c;
+		const char *why = o->kind == Pint && oc == 'f' ? "an integer"
+			: fbits && oc == 'i' ? "a float"
+			: fbits && oc == 'b' && fbits != bits ? fbits == 32
 			? "a 32-bit float" : "a 64-bit float"
 			: 0;
 		if (why)
 			diag(d, "error", s->pos, s->text.off, s->text.len,
-				"%s immediate, %s%s, on a %s instruction "
-				"(ptxas: arguments mismatch)", why,
-				o->minus ? "-" : "", o->s, type);
+				"%s immediate, %s%s, %s %s%s (ptxas: arguments "
+				"mismatch)", why, o->minus ? "-" : "", o->s,
+				pred ? "as the predicate of" : "on a", pred
+				? opinfo[s->op].name : type, pred ? ""
+				: " instruction");
 	}
 }
 
@@ -511,6 +518,190 @@ checkshfl(Diag *d, const Func *f, const Stmt *s)
 	}
 }
 
+/* What each operand of an instruction takes, worked out once for each
+ * opcode and list of modifiers (instructions spelled alike share one
+ * list: Known below) from the opcode table's letters (ops.h, types). */
+enum { Maxslot = 5, Waddr = 0xff };
+typedef struct Mtypes {
+	Str *mod;           /* the list read, or 0 */
+	uint16_t op;
+	uint8_t known;      /* every modifier known (modknown) */
+	uint8_t n;          /* slots to check; 0: none */
+	uint8_t wider;      /* a bit a slot: it takes wider registers */
+	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
+} Mtypes;
+
+/* Mtypes by modifier array: the statements of one opcode word share
+ * theirs (parse.c, splitword), so a large function asks once a word,
+ * not once a statement.  One check() keeps it: the arrays live as long
+ * as the module. */
+typedef struct Known { Mtypes ty[256], spare; } Known;
+
+/* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
+static int
+othertype(Str m)
+{
+	return (strchr("bsufe", m[1]) && (isdigit((unsigned char)m[2])
+		|| (m[2] == 'f' && isdigit((unsigned char)m[3]))))
+		|| !strncmp(m, ".tf32", 5) || !strncmp(m, ".ue", 3);
+}
+
+static void
+mtypes(Mtypes *y, const Stmt *s)
+{
+	const char *sig = opinfo[s->op].types;
+	uint8_t t[2] = {0, 0};
+	int n = 0, wide = 0;
+
+	memset(y, 0, sizeof *y);
+	y->mod = s->mod;
+	y->op = s->op;
+	y->known = 1;
+	for (uint32_t k = 0; k < s->nmod && y->known; k++)
+		y->known = (uint8_t)modknown(s->mod[k]);
+	if (!sig)
+		return;
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		uint8_t c = m[0] == '.' && m[1] ? typecode(m) : 0;
+		if (c && n < 2)
+			t[n++] = c;
+		else if (c || othertype(m))
+			n = 3;
+		else if (!strcmp(m, ".wide"))
+			wide = 1;
+	}
+	if (n != 1 + (strpbrk(sig, "SQ") != 0))
+		return;         /* a type not read, or too few */
+	for (; sig[y->n] && y->n < Maxslot; y->n++) {
+		char l = sig[y->n];
+		int w = l == 'U' ? Tki << 3 | 3 : l == 'P' ? Tkp << 3
+			: l == 'A' ? Waddr : l == 'S' || l == 'Q' ? t[1] : t[0];
+		if (l == 'w' && wide)   /* twice the size, to 64 bits */
+			w = tsize(w) < 4 ? w + 1 : 0;
+		y->want[y->n] = (uint8_t)w;
+		if (l == 'R' || l == 'Q')
+			y->wider |= (uint8_t)(1 << y->n);
+	}
+}
+
+/* Does a register of typecode r go where type t is wanted?  Of t's
+ * size: of its kind, or either is .b (.u and .s are one kind); a
+ * predicate only with a predicate.  wider (ld, st, cvt's scalars): a
+ * .b, .u or .s type takes a larger .b, .u or .s register too, a .b
+ * type a larger one of any kind, a float type a larger .b one.  Each
+ * pair of 15 register types and the types of 90 instruction forms
+ * tried with ptxas 13.0 (bench/RESULTS-trust.md, forty-seventh
+ * session). */
+static int
+fits(int t, int r, int wider)
+{
+	int kt = tkind(t), kr = tkind(r);
+
+	if (kt == Tkp || kr == Tkp)
+		return kt == kr;
+	if (tsize(r) == tsize(t))
+		return kt == Tkb || kr == Tkb || kt == kr;
+	return wider && tsize(r) > tsize(t)
+		&& (kt == Tkb || kr == Tkb || (kt == Tki && kr == Tki));
+}
+
+/* What type t takes, for the message: ".f32 or .b32" */
+static void
+wants(char *buf, size_t n, int t, int wider)
+{
+	int bits = 4 << tsize(t);
+	const char *more = wider ? ", or wider" : "";
+
+	switch (tkind(t)) {
+	case Tkp: snprintf(buf, n, ".pred"); break;
+	case Tkb: snprintf(buf, n, "%d bits%s", bits, more); break;
+	case Tki: snprintf(buf, n, ".u%d, .s%d or .b%d%s", bits, bits, bits,
+		more); break;
+	default: snprintf(buf, n, ".f%d or .b%d%s", bits, bits, more);
+	}
+}
+
+/* o, a register, does not fit where type t is wanted: rare, so apart */
+static NOINLINE void
+typeop(Diag *d, const Func *f, const Stmt *s, const Opnd *o, int t,
+	int wider)
+{
+	const Reg *r = &f->reg[o->reg];
+	char buf[64];
+
+	if (opcomp(o))
+		return;
+	wants(buf, sizeof buf, t, wider);
+	diag(d, "error", s->pos, s->text.off, s->text.len, "'%s' is %s, where "
+		"%s takes %s (ptxas: arguments mismatch)", o->s, r->type,
+		opinfo[s->op].name, buf);
+}
+
+/* b, an address's register, is a float or a predicate */
+static NOINLINE void
+typeaddr(Diag *d, const Func *f, const Stmt *s, const Opnd *b)
+{
+	diag(d, "error", s->pos, s->text.off, s->text.len, "'%s' is %s: an "
+		"address is an integer or bits (ptxas: illegal to use it as "
+		"address operand)", b->s, f->reg[b->reg].type);
+}
+
+/* Registers of the wrong type, as ptxas's "Arguments mismatch": add.f32
+ * with a .u32 register, add.u32 writing a .u64 one, shl's amount not 32
+ * bits, ld.f32 into a .u32, setp writing a .b32.  An instruction with a
+ * type this rule does not read (.f16x2, .bf16) and a register of one
+ * (.v2, .f16x2: ptxas lets those by) are not checked, nor is a vector:
+ * ptxas takes in ld.v2.f32 the .u32 registers it refuses in ld.f32, and
+ * in ld.v2.u8 an .f16 beside a .b16.  checkins asks of each operand k
+ * below y's n as it walks them: most are registers of just the type
+ * wanted, one compare each. */
+static const Mtypes *
+types(Known *kn, const Stmt *s)
+{
+	/* by the list, which is the word's own (a file has a hundred
+	 * words or so), probing: slots shared by turns were refilled
+	 * ten thousand times over ocelot's Sort */
+	uint32_t h = (uint32_t)((uintptr_t)s->mod >> 3) * 0x9E3779B1u >> 24;
+
+	for (uint32_t i = 0; s->mod && i < 8; i++) {
+		Mtypes *y = &kn->ty[(h + i) % countof(kn->ty)];
+		if (y->mod == s->mod && y->op == s->op)
+			return y;
+		if (!y->mod) {
+			mtypes(y, s);
+			return y;
+		}
+	}
+	mtypes(&kn->spare, s);
+	return &kn->spare;
+}
+
+static inline void
+typeslot(Diag *d, const Func *f, const Stmt *s, const Mtypes *y, uint32_t k,
+	const Opnd *o)
+{
+	int w = y->want[k];
+
+	if (o->kind == Preg) {
+		int r = o->reg >= 0 ? f->reg[o->reg].tcode : 0;
+		if (r != w && r && w && w != Waddr
+		&& !fits(w, r, y->wider >> k & 1))
+			typeop(d, f, s, o, w, y->wider >> k & 1);
+	} else if (w == Waddr) {
+		const Opnd *b = o->kind == Paddr && o->nsub ? o->sub : 0;
+		int r = b && b->kind == Preg && b->reg >= 0
+			? tkind(f->reg[b->reg].tcode) : 0;
+		if (r == Tkf || r == Tkp)
+			typeaddr(d, f, s, b);
+	} else if (o->kind == Ppair && w == Tkp << 3)    /* setp's p|q */
+		for (uint32_t i = 0; i < o->nsub; i++)
+			if (o->sub[i].kind == Preg && o->sub[i].reg >= 0
+			&& f->reg[o->sub[i].reg].tcode
+			&& f->reg[o->sub[i].reg].tcode != w)
+				typeop(d, f, s, &o->sub[i], w, 0);
+}
+
 /* A declaration must open with a linking directive or a state space;
  * anything else the grammar read as one (a mangled instruction such as
  * `.address_sizemul.f32 %r1, %r1, %r2;`: the opt fuzzer's fo82) is a
@@ -584,26 +775,6 @@ checkarity(Diag *d, Stmt *s)
 	}
 }
 
-/* Modifier arrays whose every modifier is known, by address: the
- * statements of one opcode word share theirs (parse.c, splitword), so
- * a large function asks the table once a word, not once a statement.
- * One check() keeps it: the arrays live as long as the module. */
-typedef struct Known { Str *v[64]; } Known;
-
-static int
-modsknown(Known *kn, Stmt *s)
-{
-	Str **c = &kn->v[((uintptr_t)s->mod >> 4) % countof(kn->v)];
-
-	if (*c == s->mod)
-		return 1;
-	for (uint32_t k = 0; k < s->nmod; k++)
-		if (!modknown(s->mod[k]))
-			return 0;
-	*c = s->mod;
-	return 1;
-}
-
 /* Instruction families that only some targets have: ptxas rejects
  * wgmma.* but on sm_90a, and tcgen05.* but on the sm_100/sm_110 lines
  * (sm_100a, sm_101a, sm_103a, sm_110a and their 'f' families), "not
@@ -642,7 +813,8 @@ missing(Str target)
 }
 
 static uint32_t
-checkins(Diag *d, Known *kn, Stmt *s, Str target, uint8_t miss)
+checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
+	uint8_t miss)
 {
 	uint8_t f = miss ? family(s->op) & miss : 0;
 
@@ -656,7 +828,8 @@ checkins(Diag *d, Known *kn, Stmt *s, Str target, uint8_t miss)
 		diag(d, "warning", s->pos, s->text.off, s->text.len,
 			"unknown opcode '%s': kept as is, treated as a barrier "
 			"with unknown effects", s->name);
-	if (s->nmod && !modsknown(kn, s))
+	const Mtypes *y = types(kn, s);
+	if (!y->known)
 		for (uint32_t k = 0; k < s->nmod; k++)
 			if (!modknown(s->mod[k]))
 				diag(d, "warning", s->pos, s->text.off,
@@ -672,14 +845,28 @@ checkins(Diag *d, Known *kn, Stmt *s, Str target, uint8_t miss)
 	if (s->guard && s->guard->kind == Psym)  /* `@!complete` */
 		diag(d, "error", s->pos, s->text.off, s->text.len,
 			"undeclared register '%s'", s->guard->s);
-	else if (s->guard)
-		checkop(d, s, s->guard);
+	else if (s->guard) {
+		Opnd *g = s->guard;
+		checkop(d, s, g);
+		if (g->kind == Preg && g->reg >= 0 && fn->reg[g->reg].tcode
+		&& !fn->reg[g->reg].pred)
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"'%s' is %s: a guard is a predicate (ptxas: "
+				"predicate expression expected)", g->s,
+				fn->reg[g->reg].type);
+	}
+	uint32_t nt = y->n;     /* operands to type */
+	if (nt && s->op == Omov && s->nop == 2 && (s->opd[0].kind == Pvec
+	|| s->opd[1].kind == Pvec))
+		nt = 0;         /* mov's packs: checkmov */
 	uint32_t imm = 0;       /* immediates, for checkimm */
 	for (uint32_t k = 0; k < s->nop; k++) {
 		Opnd *o = &s->opd[k];
 		imm += o->kind == Pint || o->kind == Pflt;
 		if (o->nsub || (o->kind == Preg && o->reg < 0))
 			checkop(d, s, o);       /* else nothing to say */
+		if (k < nt)
+			typeslot(d, fn, s, y, k, o);
 	}
 	return imm;
 }
@@ -792,7 +979,7 @@ check(Module *m, Diag *d)
 		for (uint32_t k = 0; f->body && k < f->nstmt; k++) {
 			Stmt *s = &f->stmt[k];
 			if (s->kind == Sins) {
-				uint32_t imm = checkins(d, &kn, s, m->target,
+				uint32_t imm = checkins(d, &kn, f, s, m->target,
 					miss);
 				checkmov(d, f, s);
 				checkimm(d, s, imm);

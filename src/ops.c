@@ -5,7 +5,8 @@
 #include "all.h"
 
 const Opinfo opinfo[Onum] = {
-#define O(id, name, defs, klass, lat) [O##id] = {name, defs, klass, lat},
+#define O(id, name, defs, klass, lat, types) \
+	[O##id] = {name, defs, klass, lat, types},
 #include "ops.h"
 #undef O
 	[Ounknown] = {"?", D0, Kfull, Lalu},

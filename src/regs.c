@@ -118,6 +118,25 @@ unbind(Names *S, uint32_t mark)
 	}
 }
 
+/* .b8 .u16 .s32 .f64 .pred ...: see Tkb in all.h */
+uint8_t
+typecode(Str t)
+{
+	int k, sz;
+
+	if (!t || t[0] != '.')
+		return 0;
+	if (!strcmp(t, ".pred"))
+		return Tkp << 3;
+	k = t[1] == 'b' ? Tkb : t[1] == 'u' || t[1] == 's' ? Tki
+		: t[1] == 'f' ? Tkf : 0;
+	sz = !strcmp(t + 2, "8") ? 1 : !strcmp(t + 2, "16") ? 2
+		: !strcmp(t + 2, "32") ? 3 : !strcmp(t + 2, "64") ? 4 : 0;
+	if (!k || !sz || (k == Tkf && sz == 1))
+		return 0;
+	return (uint8_t)(k << 3 | sz);
+}
+
 static uint8_t
 units(Decl *d, uint8_t *pred, Str *type)
 {
@@ -215,6 +234,10 @@ declare(Names *S, Decl *d)
 	Reg t = {0};
 
 	t.units = units(d, &t.pred, &t.type);  /* once: %r<100000> is common */
+	t.tcode = typecode(t.type);
+	for (uint32_t i = 0; i < d->nattr; i++)   /* .v2: no scalar */
+		if (d->attr[i][0] == '.' && d->attr[i][1] == 'v')
+			t.tcode = 0;
 	for (uint32_t i = 0; i < d->nname; i++) {
 		Dname *n = &d->name[i];
 		if (n->count < 0) {

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""typeprobe.py: holds check's register-type rule (src/check.c, types;
+src/ops.h's types column) to ptxas.  Writes kernels of one-line
+instructions whose registers are of every scalar type in turn, and of
+random such lines, has ptxas and `ptxpress check` read each file, and
+compares them line by line: a line check refuses and ptxas takes is a
+false error, the one thing this rule must never give; a line ptxas
+refuses and check takes is a miss (allowed: check says less than
+ptxas, never more).
+
+usage: tools/typeprobe.py PTXPRESS [PTXAS] [SEEDS]
+prints the counts and every false error; exit status 1 if any.
+SEEDS: how many random sets of 5,000 lines (default 5)."""
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import os
+
+TYPES = ["b8", "u8", "s8", "b16", "u16", "s16", "f16", "b32", "u32", "s32",
+         "f32", "b64", "u64", "s64", "f64", "pred", "f16x2"]
+HEAD = [".version 8.7", ".target sm_90a", ".address_size 64",
+        ".visible .entry k(.param .u64 p)", "{"]
+
+
+def reg(t, i):
+    return "%%q%s_%d" % (t, i)      # no digit before the number: %q32_1
+
+
+def head():
+    return HEAD + ["\t.reg .%s %%q%s_<8>;" % (t, t) for t in TYPES]
+
+
+def errors(cmd, path, pat):
+    r = subprocess.run(cmd + [path], capture_output=True, text=True)
+    return {int(m.group(1)) for m in re.finditer(pat, r.stderr)}
+
+
+def compare(lines, px, ptxas, tmp):
+    """(false errors, misses, agreed) over lines, 400 to a file"""
+    fp, fn, ok = [], [], 0
+    h = head()
+    for s in range(0, len(lines), 400):
+        part = lines[s:s + 400]
+        path = os.path.join(tmp, "p.ptx")
+        with open(path, "w") as f:
+            f.write("\n".join(h + ["\t" + l for l in part]
+                              + ["\tret;", "}"]) + "\n")
+        theirs = errors([ptxas, "-arch=sm_90a", "-o", os.devnull], path,
+                        r"line (\d+); error")
+        ours = errors([px, "check"], path, r"p\.ptx:(\d+):\d+: error")
+        for k, l in enumerate(part):
+            n = len(h) + 1 + k
+            if n in ours and n not in theirs:
+                fp.append(l)
+            elif n in theirs and n not in ours:
+                fn.append(l)
+            else:
+                ok += 1
+    return fp, fn, ok
+
+
+# instruction forms, each slot's type: T the instruction's, p a
+# predicate, a a 64-bit address register; one slot at a time takes
+# every register type
+FORMS = [
+    "add.%s T, T, T" % t for t in ["u32", "s32", "f32", "u64", "s64",
+                                   "f64", "u16", "s16", "f16"]] + [
+    "sub.u32 T, T, T", "sub.f32 T, T, T", "mul.lo.u16 T, T, T",
+    "mul.lo.u64 T, T, T", "mul.rn.f64 T, T, T", "mad.lo.s32 T, T, T, T",
+    "fma.rn.f32 T, T, T, T", "fma.rn.f16 T, T, T, T", "min.u32 T, T, T",
+    "max.f64 T, T, T", "abs.s32 T, T", "neg.f32 T, T", "and.b32 T, T, T",
+    "and.b64 T, T, T", "and.pred T, T, T", "not.b16 T, T",
+    "div.rn.f32 T, T, T", "rem.u32 T, T, T", "rcp.rn.f64 T, T",
+    "ex2.approx.f32 T, T", "mov.b32 T, T", "mov.u64 T, T", "mov.f32 T, T",
+    "mov.pred T, T", "copysign.f32 T, T, T", "brev.b64 T, T",
+    "setp.lt.u32 p, T, T", "setp.lt.and.f32 p, T, T, p",
+    "selp.b64 T, T, T, p", "shl.b32 T, T, u32", "shr.s16 T, T, u32",
+    "mul.wide.u32 u64, T, T", "mul.wide.s16 s32, T, T",
+    "mad.wide.s32 s64, T, T, s64", "mul.hi.u32 T, T, T",
+    "ld.global.u32 T, [a]", "ld.global.f32 T, [a]", "ld.global.b16 T, [a]",
+    "ld.global.s8 s16, [a]", "st.global.u8 [a], u16", "st.global.f64 [a], T",
+    "st.global.b32 [a], T", "cvt.u32.u16 u32, u16", "cvt.rn.f16.f32 f16, f32",
+    "cvt.rzi.s32.f32 s32, f32", "cvt.u64.u32 u64, u32",
+    "popc.b32 u32, T", "clz.b64 u32, T", "bfe.u32 T, T, u32, u32",
+    "bfi.b32 T, T, T, u32, u32", "prmt.b32 T, T, T, T",
+    "testp.finite.f32 p, T", "cnot.b32 T, T", "cvta.to.global.u64 T, T",
+    "atom.global.add.u32 T, [a], T", "red.global.add.f32 [a], T",
+    "vote.sync.ballot.b32 T, p, u32", "lop3.b32 T, T, T, T, 0xff",
+    "selp.f32 T, T, T, 1", "setp.lt.and.f32 p, T, T, 0",
+]
+
+
+def slots(form):
+    op, rest = form.split(" ", 1)
+    t = op.split(".")[-1]
+    return op, t, re.split(r"(T|p|a|[bsuf]\d+)", rest)
+
+
+def fill(form, pick):
+    """form's line, slot k's register of type pick(k, its own type)"""
+    op, t, parts = slots(form)
+    k, s = 0, ""
+    for i, x in enumerate(parts):
+        if i % 2 == 0:
+            s += x
+            continue
+        s += reg(pick(k, {"T": t, "p": "pred", "a": "u64"}.get(x, x)), k + 1)
+        k += 1
+    return "%s %s;" % (op, s)
+
+
+def systematic():
+    out = []
+    for form in FORMS:
+        n = len(slots(form)[2]) // 2
+        for pos in range(n):
+            for r in TYPES:
+                out.append(fill(form, lambda k, own: r if k == pos else own))
+    return out
+
+
+def randomlines(seed, n=5000):
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        line = fill(rnd.choice(FORMS), lambda k, own: rnd.choice(TYPES)
+                    if rnd.random() < 0.35 else own)
+        if rnd.random() < 0.05:
+            line = "@%s %s" % (reg(rnd.choice(["pred", "b32"]), 5), line)
+        out.append(line)
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    px = sys.argv[1]
+    ptxas = sys.argv[2] if len(sys.argv) > 2 else "ptxas"
+    seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = [("systematic", systematic())] + [
+            ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
+        for name, lines in sets:
+            fp, fn, ok = compare(lines, px, ptxas, tmp)
+            print("%s: %d lines, %d agree, %d misses, %d false errors"
+                  % (name, len(lines), ok, len(fn), len(fp)))
+            for l in fp:
+                print("  false error:", l)
+            bad += len(fp)
+    sys.exit(1 if bad else 0)
+
+
+main()
