@@ -96,7 +96,7 @@ iscoll(Klass k)
 typedef enum { Lalu, Lsfu, Lmem, Lmma } Lat;
 
 enum {
-#define O(id, name, defs, klass, lat, types) O##id,
+#define O(id, name, defs, klass, lat, types, typeset) O##id,
 #include "ops.h"
 #undef O
 	Ounknown,
@@ -109,6 +109,7 @@ typedef struct Opinfo {
 	Klass klass;
 	Lat lat;
 	const char *types;  /* ops.h: the registers each operand takes */
+	const char *typeset;    /* ops.h: the instruction types it takes */
 } Opinfo;
 
 extern const Opinfo opinfo[Onum];

@@ -529,6 +529,7 @@ typedef struct Mtypes {
 	uint8_t n;          /* slots to check; 0: none */
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
+	Str bad;            /* a type the opcode does not take (typeset) */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share
@@ -536,6 +537,45 @@ typedef struct Mtypes {
  * not once a statement.  One check() keeps it: the arrays live as long
  * as the module. */
 typedef struct Known { Mtypes ty[256], spare; } Known;
+
+/* Is m (".u32") in the opcode table's typeset ("i16 i32 f32")? */
+static int
+intypeset(const char *set, Str m)
+{
+	size_t n = strlen(m + 1);
+
+	for (const char *p = set; *p; p += *p == ' ') {
+		const char *e = strchr(p, ' ');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+		if ((k == n && !memcmp(p, m + 1, n)) || (p[0] == 'i'
+		&& (m[1] == 'u' || m[1] == 's') && k == n
+		&& !memcmp(p + 1, m + 2, n - 1)))
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+/* add.b32: "add takes no .b32, only .u16 .s16 ... .f64" */
+static NOINLINE void
+badtype(Diag *d, const Stmt *s, Str m)
+{
+	char buf[160], *q = buf;
+
+	for (const char *p = opinfo[s->op].typeset; *p && q < buf + 120;) {
+		size_t k = strcspn(p, " ");
+		if (*p == 'i')  /* u and s */
+			q += sprintf(q, " .u%.*s .s%.*s", (int)k - 1, p + 1,
+				(int)k - 1, p + 1);
+		else
+			q += sprintf(q, " .%.*s", (int)k, p);
+		p += k + (p[k] == ' ');
+	}
+	*q = 0;
+	diag(d, "error", s->pos, s->text.off, s->text.len, "%s takes no %s, "
+		"only%s (ptxas: unexpected instruction types)",
+		opinfo[s->op].name, m, buf);
+}
 
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
@@ -552,6 +592,7 @@ mtypes(Mtypes *y, const Stmt *s)
 	const char *sig = opinfo[s->op].types;
 	uint8_t t[2] = {0, 0};
 	int n = 0, wide = 0;
+	Str first = 0;
 
 	memset(y, 0, sizeof *y);
 	y->mod = s->mod;
@@ -564,8 +605,10 @@ mtypes(Mtypes *y, const Stmt *s)
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
 		uint8_t c = m[0] == '.' && m[1] ? typecode(m) : 0;
-		if (c && n < 2)
+		if (c && n < 2) {
+			first = n ? first : m;
 			t[n++] = c;
+		}
 		else if (c || othertype(m))
 			n = 3;
 		else if (!strcmp(m, ".wide"))
@@ -573,6 +616,11 @@ mtypes(Mtypes *y, const Stmt *s)
 	}
 	if (n != 1 + (strpbrk(sig, "SQ") != 0))
 		return;         /* a type not read, or too few */
+	if (n == 1 && opinfo[s->op].typeset
+	&& !intypeset(opinfo[s->op].typeset, first)) {
+		y->bad = first; /* add.b32: no register rule either */
+		return;
+	}
 	for (; sig[y->n] && y->n < Maxslot; y->n++) {
 		char l = sig[y->n];
 		int w = l == 'U' ? Tki << 3 | 3 : l == 'P' ? Tkp << 3
@@ -855,6 +903,8 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 				"predicate expression expected)", g->s,
 				fn->reg[g->reg].type);
 	}
+	if (y->bad)
+		badtype(d, s, y->bad);
 	uint32_t nt = y->n;     /* operands to type */
 	if (nt && s->op == Omov && s->nop == 2 && (s->opd[0].kind == Pvec
 	|| s->opd[1].kind == Pvec))

@@ -5,8 +5,8 @@
 #include "all.h"
 
 const Opinfo opinfo[Onum] = {
-#define O(id, name, defs, klass, lat, types) \
-	[O##id] = {name, defs, klass, lat, types},
+#define O(id, name, defs, klass, lat, types, typeset) \
+	[O##id] = {name, defs, klass, lat, types, typeset},
 #include "ops.h"
 #undef O
 	[Ounknown] = {"?", D0, Kfull, Lalu},

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""typeprobe.py: holds check's register-type rule (src/check.c, types;
-src/ops.h's types column) to ptxas.  Writes kernels of one-line
-instructions whose registers are of every scalar type in turn, and of
-random such lines, has ptxas and `ptxpress check` read each file, and
+"""typeprobe.py: holds check's type rules (src/check.c, types; src/ops.h's
+types and typeset columns) to ptxas.  Writes kernels of one-line
+instructions whose registers are of every scalar type in turn, of each
+opcode with every instruction type, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -92,6 +92,31 @@ FORMS = [
 ]
 
 
+# opcodes whose every instruction type is tried (typeset in ops.h)
+OPS = ["add T, T, T", "sub T, T, T", "mul.lo T, T, T", "mul.hi T, T, T",
+       "mul.rn T, T, T", "mad.lo T, T, T, T", "mad.rn T, T, T, T",
+       "mul24.lo T, T, T", "sad T, T, T, T", "div T, T, T", "div.rn T, T, T",
+       "rem T, T, T", "abs T, T", "neg T, T", "min T, T, T", "max T, T, T",
+       "popc u32, T", "clz u32, T", "bfind u32, T", "brev T, T",
+       "bfe T, T, u32, u32", "bfi T, T, T, u32, u32", "fns T, T, T, T",
+       "addc T, T, T", "testp.finite p, T", "copysign T, T, T",
+       "fma.rn T, T, T, T", "rcp.rn T, T", "sqrt.rn T, T", "sin.approx T, T",
+       "ex2.approx T, T", "tanh.approx T, T", "setp.lt p, T, T",
+       "setp.eq p, T, T", "selp T, T, T, p", "and T, T, T", "xor T, T, T",
+       "not T, T", "cnot T, T", "shl T, T, u32", "shr T, T, u32", "mov T, T",
+       "prmt T, T, T, T", "lop3 T, T, T, T, 0xff", "shf.l.wrap T, T, T, u32",
+       "cvta.to.global T, T", "ld.global T, [a]", "st.global [a], T"]
+
+
+def typesets():
+    out = []
+    for form in OPS:
+        op, rest = form.split(" ", 1)
+        for t in TYPES:
+            out.append(fill("%s.%s %s" % (op, t, rest), lambda k, own: own))
+    return out
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -141,7 +166,7 @@ def main():
     seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        sets = [("systematic", systematic())] + [
+        sets = [("systematic", systematic()), ("typesets", typesets())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
