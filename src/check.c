@@ -526,6 +526,7 @@ typedef struct Mtypes {
 	Str *mod;           /* the list read, or 0 */
 	uint16_t op;
 	uint8_t known;      /* every modifier known (modknown) */
+	uint8_t nospecial;  /* no special register as an operand */
 	uint8_t n;          /* slots to check; 0: none */
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
@@ -616,6 +617,10 @@ mtypes(Mtypes *y, const Stmt *s)
 	}
 	if (n != 1 + (strpbrk(sig, "SQ") != 0))
 		return;         /* a type not read, or too few */
+	/* ptxas: "Special register argument not allowed" but in mov and
+	 * a cvt between integers (and as an address: [%laneid]) */
+	y->nospecial = s->op != Omov && (s->op != Ocvt || tkind(t[0]) == Tkf
+		|| tkind(t[1]) == Tkf);
 	if (n == 1 && opinfo[s->op].typeset
 	&& !intypeset(opinfo[s->op].typeset, first)) {
 		y->bad = first; /* add.b32: no register rule either */
@@ -915,6 +920,13 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 		imm += o->kind == Pint || o->kind == Pflt;
 		if (o->nsub || (o->kind == Preg && o->reg < 0))
 			checkop(d, s, o);       /* else nothing to say */
+		if (o->kind == Preg && o->reg < 0 && y->nospecial
+		&& isspecial(o->s))
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"'%s' is a special register, which %s does "
+				"not take: mov it to a register first (ptxas: "
+				"special register argument not allowed)", o->s,
+				opinfo[s->op].name);
 		if (k < nt)
 			typeslot(d, fn, s, y, k, o);
 	}

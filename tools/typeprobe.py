@@ -2,7 +2,8 @@
 """typeprobe.py: holds check's type rules (src/check.c, types; src/ops.h's
 types and typeset columns) to ptxas.  Writes kernels of one-line
 instructions whose registers are of every scalar type in turn, of each
-opcode with every instruction type, and of random such lines, has ptxas and `ptxpress check` read each file, and
+opcode with every instruction type, of special registers in each kind
+of use, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -117,6 +118,30 @@ def typesets():
     return out
 
 
+# special registers: ptxas takes them in mov and a cvt between integers
+SPECIAL32 = ["%tid.x", "%ntid.y", "%laneid", "%warpid", "%ctaid.x",
+             "%nctaid.z", "%smid", "%lanemask_lt", "%clock", "%pm0",
+             "%envreg3", "%globaltimer_lo", "%dynamic_smem_size",
+             "%cluster_ctarank", "%reserved_smem_offset_begin"]
+SPECIAL64 = ["%clock64", "%globaltimer", "%gridid", "%current_graph_exec"]
+USES32 = ["add.u32 %qu32_1, S, 1", "setp.lt.u32 %qpred_1, S, 1",
+          "cvt.u64.u32 %qu64_1, S", "cvt.rn.f32.u32 %qf32_1, S",
+          "mov.u32 %qu32_1, S", "mov.b32 %qb32_1, S",
+          "st.global.u32 [%qu64_1], S", "shl.b32 %qb32_1, S, 1",
+          "mul.wide.u32 %qu64_1, S, 4", "selp.u32 %qu32_1, S, 1, %qpred_1",
+          "cvt.u16.u32 %qu16_1, S", "mad.lo.u32 %qu32_1, S, 2, %qu32_2",
+          "popc.b32 %qu32_1, S", "bfe.u32 %qu32_1, %qu32_2, S, 1"]
+USES64 = ["add.u64 %qu64_1, S, 1", "cvt.u32.u64 %qu32_1, S",
+          "mov.u64 %qu64_1, S", "and.b64 %qb64_1, S, 1",
+          "cvta.to.global.u64 %qu64_1, S", "cvt.rn.f32.u64 %qf32_1, S"]
+
+
+def specials():
+    return [u.replace("S", r) + ";" for regs, uses in
+            ((SPECIAL32, USES32), (SPECIAL64, USES64))
+            for r in regs for u in uses]
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -166,7 +191,8 @@ def main():
     seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        sets = [("systematic", systematic()), ("typesets", typesets())] + [
+        sets = [("systematic", systematic()), ("typesets", typesets()),
+                ("specials", specials())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
