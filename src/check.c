@@ -531,6 +531,7 @@ typedef struct Mtypes {
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
 	Str bad;            /* a type the opcode does not take (typeset) */
+	const char *round;  /* what is wrong with a cvt's rounding, or 0 */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share
@@ -578,6 +579,48 @@ badtype(Diag *d, const Stmt *s, Str m)
 		opinfo[s->op].name, m, buf);
 }
 
+/* A cvt between scalar types of this rule takes a rounding modifier as
+ * ptxas 13.0 says of every pair of 11 types and 11 roundings: to an
+ * integer from a float one of .rni .rzi .rmi .rpi ("Rounding modifier
+ * required"), to a float from an integer or a wider float one of .rn
+ * .rz .rm .rp, to a wider float none, to a float of its own size none
+ * or an integer one, between integers none ("Illegal rounding
+ * modifier").  A cvt with a modifier other than these, .sat and .ftz
+ * (.relu, .satfinite, .rna) is left alone.  What is wrong, or 0. */
+static const char *
+cvtround(const Stmt *s, const uint8_t t[2])
+{
+	int fr = 0, ir = 0;     /* float, integer rounding modifiers */
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		if (typecode(m))
+			continue;
+		if (m[1] == 'r' && m[2] && strchr("nzmp", m[2]) && (!m[3]
+		|| (m[3] == 'i' && !m[4])))
+			m[3] ? ir++ : fr++;
+		else if (strcmp(m, ".sat") && strcmp(m, ".ftz"))
+			return 0;
+	}
+	int fd = tkind(t[0]) == Tkf, fs = tkind(t[1]) == Tkf;
+	if (fr + ir > 1)
+		return "takes one rounding modifier, not two";
+	if (!fd && !fs)
+		return fr + ir ? "takes no rounding (between integers)" : 0;
+	if (!fd)
+		return ir ? 0 : "needs one of .rni .rzi .rmi .rpi (a float to "
+			"an integer)";
+	if (!fs || tsize(t[0]) < tsize(t[1]))
+		return fr ? 0 : fs ? "needs one of .rn .rz .rm .rp (a float to "
+			"a narrower one)" : "needs one of .rn .rz .rm .rp (an "
+			"integer to a float)";
+	if (tsize(t[0]) > tsize(t[1]))
+		return fr + ir ? "takes no rounding (a float to a wider one)"
+			: 0;
+	return fr ? "takes .rni .rzi .rmi .rpi or none (floats of one size)"
+		: 0;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -621,6 +664,8 @@ mtypes(Mtypes *y, const Stmt *s)
 	 * a cvt between integers (and as an address: [%laneid]) */
 	y->nospecial = s->op != Omov && (s->op != Ocvt || tkind(t[0]) == Tkf
 		|| tkind(t[1]) == Tkf);
+	if (s->op == Ocvt)
+		y->round = cvtround(s, t);
 	if (n == 1 && opinfo[s->op].typeset
 	&& !intypeset(opinfo[s->op].typeset, first)) {
 		y->bad = first; /* add.b32: no register rule either */
@@ -910,6 +955,10 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 	}
 	if (y->bad)
 		badtype(d, s, y->bad);
+	if (y->round)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
+			"(ptxas: rounding modifier required, or illegal)",
+			s->mod[s->nmod - 2], s->mod[s->nmod - 1], y->round);
 	uint32_t nt = y->n;     /* operands to type */
 	if (nt && s->op == Omov && s->nop == 2 && (s->opd[0].kind == Pvec
 	|| s->opd[1].kind == Pvec))

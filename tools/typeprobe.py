@@ -3,7 +3,8 @@
 types and typeset columns) to ptxas.  Writes kernels of one-line
 instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
-of use, and of random such lines, has ptxas and `ptxpress check` read each file, and
+of use, of cvt between every two types with every rounding, and of
+random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -142,6 +143,20 @@ def specials():
             for r in regs for u in uses]
 
 
+# cvt's rounding: every pair of scalar types with every rounding
+CVT = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64", "f16", "f32",
+       "f64"]
+ROUND = ["", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi",
+         ".rna", ".sat"]
+
+
+def cvts():
+    wide = {"u8": "u16", "s8": "s16"}   # no 8-bit registers
+    return ["cvt%s.%s.%s %s, %s;" % (r, d, t, reg(wide.get(d, d), 1),
+                                     reg(wide.get(t, t), 2))
+            for d in CVT for t in CVT for r in ROUND]
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -192,7 +207,7 @@ def main():
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         sets = [("systematic", systematic()), ("typesets", typesets()),
-                ("specials", specials())] + [
+                ("specials", specials()), ("cvt", cvts())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
