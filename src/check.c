@@ -532,13 +532,18 @@ typedef struct Mtypes {
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
 	Str bad;            /* a type the opcode does not take (typeset) */
 	const char *round;  /* what is wrong with a cvt's rounding, or 0 */
+	const char *need;   /* the rounding it needs one of (needs[]), */
+	Str extra;          /* and one of the kind that is not of them */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share
  * theirs (parse.c, splitword), so a large function asks once a word,
  * not once a statement.  One check() keeps it: the arrays live as long
  * as the module. */
-typedef struct Known { Mtypes ty[256], spare; } Known;
+typedef struct Known {
+	Mtypes ty[256], spare;
+	int old;            /* .target sm_1x: mad.f32, div.f32 need no rounding */
+} Known;
 
 /* Is m (".u32") in the opcode table's typeset ("i16 i32 f32")? */
 static int
@@ -556,6 +561,30 @@ intypeset(const char *set, Str m)
 		p += k;
 	}
 	return 0;
+}
+
+/* div.f32: "div.f32 needs one of .rn .rz .rm .rp .approx .full" */
+static NOINLINE void
+badround(Diag *d, const Stmt *s, const Mtypes *y)
+{
+	char buf[64], *q = buf;
+	int one = !strchr(y->need, ' ');
+
+	for (const char *p = y->need; *p; p++)
+		q += sprintf(q, "%s%c", p == y->need || p[-1] == ' ' ? "." : "",
+			*p);
+	if (y->extra)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"no %s, only %s%s (ptxas: illegal modifier)",
+			opinfo[s->op].name, s->mod[s->nmod - 1], y->extra,
+			one ? "" : "one of ", buf);
+	else
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s needs "
+			"%s%s (ptxas: %s)", opinfo[s->op].name,
+			s->mod[s->nmod - 1], one ? "" : "one of ", buf,
+			y->need[0] == 'l'
+			? "unexpected instruction types"
+			: "rounding modifier required");
 }
 
 /* add.b32: "add takes no .b32, only .u16 .s16 ... .f64" */
@@ -621,6 +650,69 @@ cvtround(const Stmt *s, const uint8_t t[2])
 		: 0;
 }
 
+/* The rounding or approximation a float instruction must name, as
+ * ptxas 13.0 says ("Rounding modifier required", "Illegal modifier"),
+ * tried for each opcode, type and modifier: per opcode and size (f16,
+ * f32, f64) the modifiers of which it needs one; another of the kind
+ * (.rn .rz .rm .rp .rni .rzi .rmi .rpi .approx .full) is refused too.
+ * mul and mad of integers need .lo, .hi or .wide. */
+static const struct Needs {
+	uint16_t op;
+	const char *f[3];
+} needs[] = {
+	{Omad, {0, "rn rz rm rp", "rn rz rm rp"}},
+	{Ofma, {"rn", "rn rz rm rp", "rn rz rm rp"}},
+	{Odiv, {0, "rn rz rm rp approx full", "rn rz rm rp"}},
+	{Orcp, {0, "rn rz rm rp approx", "rn rz rm rp approx"}},
+	{Osqrt, {0, "rn rz rm rp approx", "rn rz rm rp"}},
+	{Orsqrt, {0, "approx", "approx"}},
+	{Oex2, {"approx", "approx", 0}},
+	{Otanh, {"approx", "approx", 0}},
+	{Olg2, {0, "approx", 0}},
+	{Osin, {0, "approx", 0}},
+	{Ocos, {0, "approx", 0}},
+};
+
+static int
+inset(const char *set, const char *w)   /* "rn rz", "rz" */
+{
+	size_t n = strlen(w);
+
+	for (const char *p = set; p; p = strchr(p, ' '), p = p ? p + 1 : 0)
+		if (!strncmp(p, w, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static void
+rounding(Mtypes *y, const Stmt *s, int t)
+{
+	const char *set = 0;
+	int have = 0;
+
+	if (tkind(t) == Tki && (s->op == Omul || s->op == Omad))
+		set = "lo hi wide";
+	for (size_t i = 0; tkind(t) == Tkf && i < countof(needs); i++)
+		if (needs[i].op == s->op)
+			set = needs[i].f[tsize(t) - 2];
+	if (!set)
+		return;
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		int kind = (m[1] == 'r' && m[2] && strchr("nzmp", m[2])
+			&& (!m[3] || (m[3] == 'i' && !m[4])))
+			|| !strcmp(m, ".approx") || !strcmp(m, ".full")
+			|| !strcmp(m, ".lo") || !strcmp(m, ".hi")
+			|| !strcmp(m, ".wide");
+		if (kind && inset(set, m + 1))
+			have = 1;
+		else if (kind)
+			y->extra = m;
+	}
+	if (!have || y->extra)
+		y->need = set;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -631,7 +723,7 @@ othertype(Str m)
 }
 
 static void
-mtypes(Mtypes *y, const Stmt *s)
+mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 {
 	const char *sig = opinfo[s->op].types;
 	uint8_t t[2] = {0, 0};
@@ -664,8 +756,11 @@ mtypes(Mtypes *y, const Stmt *s)
 	 * a cvt between integers (and as an address: [%laneid]) */
 	y->nospecial = s->op != Omov && (s->op != Ocvt || tkind(t[0]) == Tkf
 		|| tkind(t[1]) == Tkf);
-	if (s->op == Ocvt)
+	/* an unknown modifier may be PTX's next rounding (warned of) */
+	if (s->op == Ocvt && y->known)
 		y->round = cvtround(s, t);
+	else if (n == 1 && y->known && !kn->old)
+		rounding(y, s, t[0]);
 	if (n == 1 && opinfo[s->op].typeset
 	&& !intypeset(opinfo[s->op].typeset, first)) {
 		y->bad = first; /* add.b32: no register rule either */
@@ -767,11 +862,11 @@ types(Known *kn, const Stmt *s)
 		if (y->mod == s->mod && y->op == s->op)
 			return y;
 		if (!y->mod) {
-			mtypes(y, s);
+			mtypes(kn, y, s);
 			return y;
 		}
 	}
-	mtypes(&kn->spare, s);
+	mtypes(kn, &kn->spare, s);
 	return &kn->spare;
 }
 
@@ -898,6 +993,18 @@ family(uint16_t op)
 	return fam[op];
 }
 
+/* sm_10 to sm_13 (and compute_1x): PTX for them may leave out the
+ * rounding of mad.f32, div.f32 and the like (Ocelot's files do, and
+ * ptxas reads them), which sm_20 on needs. */
+static int
+oldtarget(Str target)
+{
+	const char *u = target ? strchr(target, '_') : 0;
+
+	return u && (!strncmp(target, "sm_", 3) || !strncmp(target,
+		"compute_", 8)) && atoi(u + 1) < 20;
+}
+
 /* The families target does not have, and what they need. */
 static uint8_t
 missing(Str target)
@@ -955,6 +1062,8 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 	}
 	if (y->bad)
 		badtype(d, s, y->bad);
+	if (y->need)
+		badround(d, s, y);
 	if (y->round)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
 			"(ptxas: rounding modifier required, or illegal)",
@@ -1065,7 +1174,7 @@ int
 check(Module *m, Diag *d)
 {
 	int before = d->nerr;
-	Known kn = {0};
+	Known kn = {.old = oldtarget(m->target)};
 	uint8_t miss = missing(m->target);
 	int inl = 0;
 

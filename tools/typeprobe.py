@@ -3,8 +3,8 @@
 types and typeset columns) to ptxas.  Writes kernels of one-line
 instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
-of use, of cvt between every two types with every rounding, and of
-random such lines, has ptxas and `ptxpress check` read each file, and
+of use, of cvt between every two types with every rounding, of float
+instructions with each rounding, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -157,6 +157,26 @@ def cvts():
             for d in CVT for t in CVT for r in ROUND]
 
 
+# the rounding or approximation float instructions need
+RNDOPS = ["add T, T, T", "mul T, T, T", "mad T, T, T, T", "fma T, T, T, T",
+          "div T, T, T", "rcp T, T", "sqrt T, T", "rsqrt T, T", "ex2 T, T",
+          "lg2 T, T", "sin T, T", "tanh T, T", "min T, T, T", "abs T, T"]
+RNDTYPES = ["f16", "f32", "f64", "u32", "s32"]
+RNDMODS = ["", ".rn", ".rz", ".rm", ".rp", ".approx", ".full", ".rni",
+           ".approx.ftz", ".rn.ftz", ".ftz", ".sat", ".lo", ".hi"]
+
+
+def roundings():
+    out = []
+    for form in RNDOPS:
+        op, rest = form.split(" ", 1)
+        for t in RNDTYPES:
+            for r in RNDMODS:
+                out.append(fill("%s%s.%s %s" % (op, r, t, rest),
+                                lambda k, own: own))
+    return out
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -207,7 +227,8 @@ def main():
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         sets = [("systematic", systematic()), ("typesets", typesets()),
-                ("specials", specials()), ("cvt", cvts())] + [
+                ("specials", specials()), ("cvt", cvts()),
+                ("roundings", roundings())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
