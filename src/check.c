@@ -390,6 +390,7 @@ checkimm(Diag *d, const Stmt *s, uint32_t imm)
 	const char *sig = opinfo[s->op].types;
 	for (uint32_t i = 0; c && i < s->nop; i++, sig += sig && *sig) {
 		const Opnd *o = &s->opd[i];
+		sig += sig && *sig == '|';
 		/* a 0f pattern is 32 bits, 0d and a decimal float 64 */
 		int fbits = o->kind != Pflt ? 0 : o->s[0] == '0'
 			&& (o->s[1] == 'f' || o->s[1] == 'F') ? 32 : 64;
@@ -521,13 +522,14 @@ checkshfl(Diag *d, const Func *f, const Stmt *s)
 /* What each operand of an instruction takes, worked out once for each
  * opcode and list of modifiers (instructions spelled alike share one
  * list: Known below) from the opcode table's letters (ops.h, types). */
-enum { Maxslot = 5, Waddr = 0xff };
+enum { Maxslot = 6, Waddr = 0xff };
 typedef struct Mtypes {
 	Str *mod;           /* the list read, or 0 */
 	uint16_t op;
 	uint8_t known;      /* every modifier known (modknown) */
 	uint8_t nospecial;  /* no special register as an operand */
 	uint8_t n;          /* slots to check; 0: none */
+	uint8_t least, most;    /* operands it has; 0: not counted */
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
 	Str bad;            /* a type the opcode does not take (typeset) */
@@ -561,6 +563,19 @@ intypeset(const char *set, Str m)
 		p += k;
 	}
 	return 0;
+}
+
+/* add.u32 %r1, %r2: "add takes 3 operands, not 2" */
+static NOINLINE void
+badcount(Diag *d, const Stmt *s, const Mtypes *y)
+{
+	char n[16] = "";
+
+	if (y->most > y->least)
+		snprintf(n, sizeof n, " to %u", y->most);
+	diag(d, "error", s->pos, s->text.off, s->text.len, "%s takes %u%s "
+		"operands, not %u (ptxas: arguments mismatch)",
+		opinfo[s->op].name, y->least, n, s->nop);
 }
 
 /* div.f32: "div.f32 needs one of .rn .rz .rm .rp .approx .full" */
@@ -766,16 +781,27 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 		y->bad = first; /* add.b32: no register rule either */
 		return;
 	}
-	for (; sig[y->n] && y->n < Maxslot; y->n++) {
-		char l = sig[y->n];
+	for (const char *p = sig; *p; p++) {
+		char l = *p;
+		if (l == '|') {
+			y->least = y->most;
+			continue;
+		}
+		y->most++;
+		if (y->n == Maxslot)
+			continue;
 		int w = l == 'U' ? Tki << 3 | 3 : l == 'P' ? Tkp << 3
-			: l == 'A' ? Waddr : l == 'S' || l == 'Q' ? t[1] : t[0];
+			: l == 'A' ? Waddr : l == 'S' || l == 'Q' ? t[1]
+			: l == '-' ? 0 : t[0];
 		if (l == 'w' && wide)   /* twice the size, to 64 bits */
 			w = tsize(w) < 4 ? w + 1 : 0;
 		y->want[y->n] = (uint8_t)w;
 		if (l == 'R' || l == 'Q')
 			y->wider |= (uint8_t)(1 << y->n);
+		y->n++;
 	}
+	if (!strchr(sig, '|'))
+		y->least = y->most;
 }
 
 /* Does a register of typecode r go where type t is wanted?  Of t's
@@ -1068,6 +1094,8 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
 			"(ptxas: rounding modifier required, or illegal)",
 			s->mod[s->nmod - 2], s->mod[s->nmod - 1], y->round);
+	if (y->most && (s->nop < y->least || s->nop > y->most))
+		badcount(d, s, y);
 	uint32_t nt = y->n;     /* operands to type */
 	if (nt && s->op == Omov && s->nop == 2 && (s->opd[0].kind == Pvec
 	|| s->opd[1].kind == Pvec))

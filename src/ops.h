@@ -21,7 +21,10 @@
  *        cvt: ld.u8 into a .u32 register); each of a vector as T
  *   S, Q the second type (cvt.f32.s32's .s32) as T, as R
  *   A    an address: its register neither a float nor a predicate
- *   Operands past the letters (a cache policy) are not checked.
+ *   -    anything (a cache policy, lop3's table)
+ *   |    the operands after it may be left out (setp's c, ld's policy)
+ *   An instruction has as many operands as letters, fewer by those
+ *   after a |, as ptxas counts them ("Arguments mismatch").
  * typeset: the instruction types ptxas takes ("Unexpected instruction
  *   types specified"): b32, u32, s32, f32 ...; i32 is u32 or s32; or 0
  *   where check says nothing.  For an opcode whose modifiers narrow it
@@ -45,8 +48,8 @@ O(div, "div", D0, Kpure, Lsfu, "TTT", "i16 i32 i64 f32 f64")
 O(rem, "rem", D0, Kpure, Lsfu, "TTT", "i16 i32 i64")
 O(abs, "abs", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64")
 O(neg, "neg", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64")
-O(min, "min", D0, Kpure, Lalu, "TTTT", "i16 i32 i64 f16 f32 f64")
-O(max, "max", D0, Kpure, Lalu, "TTTT", "i16 i32 i64 f16 f32 f64")
+O(min, "min", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64")
+O(max, "max", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64")
 O(popc, "popc", D0, Kpure, Lalu, "UT", "b32 b64")
 O(clz, "clz", D0, Kpure, Lalu, "UT", "b32 b64")
 O(bfind, "bfind", D0, Kpure, Lalu, "UT", "i32 i64")
@@ -73,7 +76,7 @@ O(lg2, "lg2", D0, Kpure, Lsfu, "TT", "f32")
 O(ex2, "ex2", D0, Kpure, Lsfu, "TT", "f16 f32")
 O(tanh, "tanh", D0, Kpure, Lsfu, "TT", "f16 f32")
 O(set, "set", D0, Kpure, Lalu, 0, 0)
-O(setp, "setp", D0, Kpure, Lalu, "PTTP", "b16 b32 b64 i16 i32 i64 f16 f32 f64")
+O(setp, "setp", D0, Kpure, Lalu, "PTT|P", "b16 b32 b64 i16 i32 i64 f16 f32 f64")
 O(selp, "selp", D0, Kpure, Lalu, "TTTP", "b16 b32 b64 i16 i32 i64 f32 f64")
 O(slct, "slct", D0, Kpure, Lalu, "TTTS", 0)
 O(and, "and", D0, Kpure, Lalu, "TTT", "b16 b32 b64 pred")
@@ -81,7 +84,7 @@ O(or, "or", D0, Kpure, Lalu, "TTT", "b16 b32 b64 pred")
 O(xor, "xor", D0, Kpure, Lalu, "TTT", "b16 b32 b64 pred")
 O(not, "not", D0, Kpure, Lalu, "TT", "b16 b32 b64 pred")
 O(cnot, "cnot", D0, Kpure, Lalu, "TT", "b16 b32 b64")
-O(lop3, "lop3", D0, Kpure, Lalu, "TTTT", "b32")
+O(lop3, "lop3", D0, Kpure, Lalu, "TTTT-|-", "b32")
 O(shf, "shf", D0, Kpure, Lalu, "TTTU", "b32")
 O(shl, "shl", D0, Kpure, Lalu, "TTU", "b16 b32 b64")
 O(shr, "shr", D0, Kpure, Lalu, "TTU", "b16 b32 b64 i16 i32 i64")
@@ -120,7 +123,7 @@ O(vset4, "vset4", D0, Kpure, Lalu, 0, 0)
 
 /* warp collectives: data only, but every lane must take part */
 O(shfl, "shfl", D0, Kcoll, Lalu, 0, 0)
-O(vote, "vote", D0, Kcoll, Lalu, "TPU", 0)
+O(vote, "vote", D0, Kcoll, Lalu, "TP|U", 0)
 O(match, "match", D0, Kcoll, Lalu, 0, 0)
 O(redux, "redux", D0, Kcoll, Lalu, 0, 0)
 O(activemask, "activemask", D0, Kcoll, Lalu, 0, 0)
@@ -129,8 +132,8 @@ O(mma, "mma", D0, Kmma, Lmma, 0, 0)
 O(wmma_mma, "wmma.mma", D0, Kcoll, Lmma, 0, 0)
 
 /* memory reads */
-O(ld, "ld", D0, Kld, Lmem, "RA", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
-O(ldu, "ldu", D0, Kld, Lmem, "RA", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
+O(ld, "ld", D0, Kld, Lmem, "RA|-", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
+O(ldu, "ldu", D0, Kld, Lmem, "RA|-", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
 O(ldmatrix, "ldmatrix", D0, Kld, Lmem, 0, 0)
 O(wmma_load, "wmma.load", D0, Kld, Lmem, 0, 0)
 O(tex, "tex", D0, Kld, Lmem, 0, 0)
@@ -143,13 +146,13 @@ O(prefetchu, "prefetchu", DNO, Kld, Lmem, 0, 0)
 O(multimem_ld_reduce, "multimem.ld_reduce", D0, Kld, Lmem, 0, 0)
 
 /* memory writes and read-modify-writes */
-O(st, "st", DNO, Kst, Lmem, "AR", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
+O(st, "st", DNO, Kst, Lmem, "AR|-", "b8 b16 b32 b64 i8 i16 i32 i64 f32 f64")
 O(stmatrix, "stmatrix", DNO, Kst, Lmem, 0, 0)
 O(wmma_store, "wmma.store", DNO, Kst, Lmem, 0, 0)
 O(sust, "sust", DNO, Kst, Lmem, 0, 0)
 O(sured, "sured", DNO, Kst, Lmem, 0, 0)
-O(red, "red", DNO, Kst, Lmem, "AT", 0)
-O(atom, "atom", D0, Krmw, Lmem, "TAT", 0)
+O(red, "red", DNO, Kst, Lmem, "AT|-", 0)
+O(atom, "atom", D0, Krmw, Lmem, "TAT|--", 0)
 O(multimem_st, "multimem.st", DNO, Kst, Lmem, 0, 0)
 O(multimem_red, "multimem.red", DNO, Kst, Lmem, 0, 0)
 O(st_bulk, "st.bulk", DNO, Kst, Lmem, 0, 0)

@@ -4,7 +4,8 @@ types and typeset columns) to ptxas.  Writes kernels of one-line
 instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
 of use, of cvt between every two types with every rounding, of float
-instructions with each rounding, and of random such lines, has ptxas and `ptxpress check` read each file, and
+instructions with each rounding, with an operand too few or too many,
+and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -177,6 +178,18 @@ def roundings():
     return out
 
 
+def counts():
+    """each form with its last operand left out, and with one more"""
+    out = []
+    for form in FORMS:
+        line = fill(form, lambda k, own: own)[:-1]
+        word, ops = line.split(" ", 1)
+        ops = ops.split(", ")
+        out.append("%s %s;" % (word, ", ".join(ops[:-1])))
+        out.append("%s %s;" % (word, ", ".join(ops + [ops[-1]])))
+    return out
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -228,7 +241,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         sets = [("systematic", systematic()), ("typesets", typesets()),
                 ("specials", specials()), ("cvt", cvts()),
-                ("roundings", roundings())] + [
+                ("roundings", roundings()), ("counts", counts())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
