@@ -530,6 +530,7 @@ typedef struct Mtypes {
 	uint8_t nospecial;  /* no special register as an operand */
 	uint8_t n;          /* slots to check; 0: none */
 	uint8_t least, most;    /* operands it has; 0: not counted */
+	uint8_t local;      /* .local: an address may be a number */
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
 	Str bad;            /* a type the opcode does not take (typeset) */
@@ -764,6 +765,8 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 			n = 3;
 		else if (!strcmp(m, ".wide"))
 			wide = 1;
+		else if (!strcmp(m, ".local"))
+			y->local = 1;
 	}
 	if (n != 1 + (strpbrk(sig, "SQ") != 0))
 		return;         /* a type not read, or too few */
@@ -913,6 +916,11 @@ typeslot(Diag *d, const Func *f, const Stmt *s, const Mtypes *y, uint32_t k,
 			? tkind(f->reg[b->reg].tcode) : 0;
 		if (r == Tkf || r == Tkp)
 			typeaddr(d, f, s, b);
+		else if (b && b->kind == Pint && !y->local)
+			diag(d, "error", s->pos, s->text.off, s->text.len, "[%s] "
+				"is an immediate address, which only .local "
+				"takes (ptxas: immediate addresses allowed only "
+				"for .local state space)", b->s);
 	} else if (o->kind == Ppair && w == Tkp << 3)    /* setp's p|q */
 		for (uint32_t i = 0; i < o->nsub; i++)
 			if (o->sub[i].kind == Preg && o->sub[i].reg >= 0

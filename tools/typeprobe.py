@@ -5,7 +5,7 @@ instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
 of use, of cvt between every two types with every rounding, of float
 instructions with each rounding, with an operand too few or too many,
-and of random such lines, has ptxas and `ptxpress check` read each file, and
+of numbers as addresses in each state space, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -178,6 +178,19 @@ def roundings():
     return out
 
 
+def addresses():
+    """numbers as addresses, in each state space"""
+    out = []
+    for sp in ["", ".global", ".shared", ".shared::cta", ".local", ".const",
+               ".param"]:
+        for a in ["0", "16"]:
+            out += ["ld%s.u32 %%qu32_1, [%s];" % (sp, a),
+                    "st%s.u32 [%s], %%qu32_1;" % (sp, a),
+                    "atom%s.add.u32 %%qu32_1, [%s], 1;" % (sp, a),
+                    "ld%s.u32 %%qu32_1, [%%qu64_1+%s];" % (sp, a)]
+    return out
+
+
 def counts():
     """each form with its last operand left out, and with one more"""
     out = []
@@ -241,7 +254,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         sets = [("systematic", systematic()), ("typesets", typesets()),
                 ("specials", specials()), ("cvt", cvts()),
-                ("roundings", roundings()), ("counts", counts())] + [
+                ("roundings", roundings()), ("counts", counts()),
+                ("addresses", addresses())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
