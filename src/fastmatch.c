@@ -1,35 +1,21 @@
-/* fastmatch.c: does a plain one-line instruction begin here?
+/* fastmatch.c: the scanner's fast paths' matchers.
  *
- * The scanner's fast path takes such an instruction as one token
- * (fastins() builds it with the grammar's builders).  It was a flex
- * pattern; as one it made the scanner's DFA four times larger, and a
- * table of 200 KB that no longer fits the first-level cache cost every
- * byte of every file a cache miss.  Here is the same language, read by
- * hand, in one pass that never backs up:
- *
- *   INS   (@!?REGN SP+)? ID MOD* (SP+ OPND (SP* , SP* OPND)*)? SP* ;
- *   OPND  !?SIMP | REGN SP* '|' SP* REGN | -?(INTV|FLTV) | ADDR | VEC
- *   SIMP  REGN(.[xyzw])? | ID          REGN  %ID
- *   ADDR  [ SP* ((REGN|ID)(SP*(+SP*-?|-)SP* INTV)? | INTV) SP* ]
- *   VEC   { SP* SIMP (SP* , SP* SIMP)* SP* }
- *   INTV  (0[xX]HEX+ | 0[bB][01]+ | DIG+)U?
- *   FLTV  0[fF]HEX{8} | 0[dD]HEX{16}
- *   ID    [a-zA-Z_$][a-zA-Z0-9_$]*     MOD  .[a-zA-Z0-9_]+(::[a-zA-Z0-9_]+)*
- *   SP    [ \t]
- *
- * Every piece is read greedily: what may follow a piece never begins
- * with a character the piece itself could take, so greed loses no
- * match.  Anything else (a call, an expression, a comment or a newline
- * inside) is not taken, and the grammar reads it. */
+ * A plain one-line instruction is read and built in one pass by
+ * parse.c's fastins(), which asks here where its opcode word ends; a
+ * plain .loc line and a flat list of numbers are matched here.  Each
+ * was once a flex pattern; as patterns they made the scanner's DFA four
+ * times larger, and a table of 200 KB that no longer fits the first-level
+ * cache cost every byte of every file a cache miss.  Read by hand, in
+ * one pass that never backs up. */
 #include "all.h"
 #include "parse.h"
 
-/* fastcls: what each byte may be (parse.h's Cid...); fastins() reads
- * it too, after insmatch() has made it. */
+/* fastcls: what each byte may be (parse.h's Cid...), for parse.c's
+ * fastins() too. */
 uint8_t fastcls[256];
 
-static void
-initcls(void)
+void
+fastclsinit(void)
 {
 	for (int c = 0; c < 256; c++) {
 		int al = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -70,25 +56,6 @@ id(const char *p)
 		p++;
 	while (IS(p, Cid));
 	return p;
-}
-
-static const char *
-reg(const char *p)
-{
-	return *p == '%' ? id(p + 1) : 0;
-}
-
-static const char *
-simp(const char *p)
-{
-	const char *q = reg(p);
-
-	if (!q)
-		return id(p);
-	if (q[0] == '.' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z'
-	|| q[1] == 'w'))
-		q += 2;
-	return q;
 }
 
 static const char *
@@ -140,69 +107,6 @@ number(const char *p)  /* INTV | FLTV */
 }
 
 static const char *
-addr(const char *p)     /* after the '[' */
-{
-	const char *q;
-
-	p = sp(p);
-	if (IS(p, Cdig))
-		q = intv(p);
-	else {
-		if (!(q = *p == '%' ? reg(p) : id(p)))
-			return 0;
-		p = sp(q);
-		if (*p == '+' || *p == '-') {
-			if (*p == '+' && *(p = sp(p + 1)) == '-')
-				p++;
-			else if (*p == '-')
-				p++;
-			q = intv(sp(p));
-		}
-	}
-	if (!q || *(q = sp(q)) != ']')
-		return 0;
-	return q + 1;
-}
-
-static const char *
-vec(const char *p)      /* after the '{' */
-{
-	for (;;) {
-		if (!(p = simp(sp(p))))
-			return 0;
-		p = sp(p);
-		if (*p == '}')
-			return p + 1;
-		if (*p++ != ',')
-			return 0;
-	}
-}
-
-static const char *
-opnd(const char *p)
-{
-	const char *q;
-
-	switch (*p) {
-	case '!':
-		return simp(p + 1);
-	case '-':
-		return neg0f(p) ? 0 : number(p + 1);
-	case '[':
-		return addr(p + 1);
-	case '{':
-		return vec(p + 1);
-	case '%':
-		if (!(q = reg(p)))
-			return 0;
-		if (*sp(q) == '|')
-			return reg(sp(sp(q) + 1));
-		return simp(p);
-	}
-	return IS(p, Cdig) ? number(p) : id(p);
-}
-
-static const char *
 mods(const char *p)
 {
 	while (*p == '.') {
@@ -222,44 +126,11 @@ mods(const char *p)
 	return p;
 }
 
-/* The length of the instruction that begins at p, its ';' included,
- * or 0; *wend gets where its opcode word ends.  The text must end in a
- * byte that is not an operand's (the scanner's buffer ends in NULs). */
-size_t
-insmatch(const char *p, size_t *wend)
+/* The end of the opcode word (ID MOD*) that begins at p, or 0 */
+const char *
+wordend(const char *p)
 {
-	const char *s = p, *q;
-
-	if (!fastcls['a'])
-		initcls();
-	if (*p == '@') {
-		p += p[1] == '!';
-		if (!(q = reg(p + 1)) || !IS(q, Csp))
-			return 0;
-		p = sp(q);
-	}
-	if (!(p = id(p)) || !(p = mods(p)))
-		return 0;
-	*wend = (size_t)(p - s);
-	q = sp(p);
-	if (*q != ';') {
-		if (q == p)
-			return 0;
-		for (;;) {
-			if (!(q = opnd(q)))
-				return 0;
-			q = sp(q);
-			if (*q == ';')
-				break;
-			if (*q != ',')
-				return 0;
-			q = sp(q + 1);
-		}
-	}
-	/* longer lines go to the grammar, which counts what the IR's 16
-	 * bits hold (all.h's Maxsub): here every operand, element and
-	 * modifier takes two bytes at least */
-	return q + 1 - s < 2 * Maxsub ? (size_t)(q + 1 - s) : 0;
+	return (p = id(p)) ? mods(p) : 0;
 }
 
 /* The other statement a large file is full of: ".loc F L C" and the end
@@ -272,7 +143,7 @@ locmatch(const char *p, Tok v[3])
 	const char *s = p, *q;
 
 	if (!fastcls['a'])
-		initcls();
+		fastclsinit();
 	if (p[1] != 'l' || p[2] != 'o' || p[3] != 'c' || !IS(p + 4, Csp))
 		return 0;
 	p += 4;
@@ -348,7 +219,7 @@ initmatch(const char *p)
 	const char *s = p;
 
 	if (!fastcls['a'])
-		initcls();
+		fastclsinit();
 	p = ws(p + 1);
 	if (*p != '{')
 		return 0;

@@ -584,15 +584,31 @@ mkins(Parser *P, Opnd *guard, int gneg, Tok w, OL ops)
 
 /* ---- the scanner's fast path ---- */
 
-/* fastins() reads text that the scanner's INS pattern matched, so its
- * shape is known and nothing here checks it again.  It calls the
- * builders the grammar's actions call, in the same way, so either path
- * gives the same IR; tests/front/fastpath.c holds them to that. */
+/* fastins() reads a plain one-line instruction and builds it in one
+ * pass, calling the builders the grammar's actions call, in the same
+ * way, so either path gives the same IR (tests/front/fastpath.c holds
+ * them to that).  What it takes, read greedily (what may follow a
+ * piece never begins with a byte the piece could take):
+ *
+ *   INS   (@!?REGN SP+)? ID MOD* (SP+ OPND (SP* , SP* OPND)*)? SP* ;
+ *   OPND  !?SIMP | REGN SP* '|' SP* REGN | -?(INTV|FLTV) | ADDR | VEC
+ *   SIMP  REGN(.[xyzw])? | ID          REGN  %ID
+ *   ADDR  [ SP* ((REGN|ID)(SP*(+SP*-?|-)SP* INTV)? | INTV) SP* ]
+ *   VEC   { SP* SIMP (SP* , SP* SIMP)* SP* }
+ *   INTV  (0[xX]HEX+ | 0[bB][01]+ | DIG+)U?
+ *   FLTV  0[fF]HEX{8} | 0[dD]HEX{16}
+ *   ID    [a-zA-Z_$][a-zA-Z0-9_$]*     MOD  .[a-zA-Z0-9_]+(::[a-zA-Z0-9_]+)*
+ *   SP    [ \t]
+ *
+ * Anything else (a call, an expression, a comment or a newline inside)
+ * is not taken: each reader returns 0 and the grammar reads the line.
+ * It had been matched first (fastmatch.c's insmatch) and built after,
+ * reading each line twice: one pass is 11 % fewer instructions over
+ * ocelot's Sort (bench/RESULTS-trust.md, forty-seventh session). */
 
-/* fastcls is made: the text was matched */
+#define IS(c, k) (fastcls[(unsigned char)(c)] & (k))
 #define idch(c) (fastcls[c] & Cid)
 #define digit(c) (fastcls[c] & Cdig)
-#define xdigit(c) (fastcls[c] & Chex)
 
 static const char *
 skipsp(const char *p)
@@ -600,17 +616,6 @@ skipsp(const char *p)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	return p;
-}
-
-static Tok
-fastid(const char **pp)        /* ID or %ID */
-{
-	const char *p = *pp, *q = p + 1;
-
-	while (idch((unsigned char)*q))
-		q++;
-	*pp = q;
-	return (Tok){p, (uint32_t)(q - p)};
 }
 
 /* A register's name, interned.  A large file's operands are mostly
@@ -680,31 +685,6 @@ fastreg(Parser *P, const char **pp)     /* %ID, read as fastid reads it */
 	return x->s[num];
 }
 
-static Tok
-fastnum(const char **pp, int *flt)
-{
-	const char *p = *pp, *q = p;
-
-	*flt = 0;
-	if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd'
-	|| p[1] == 'D')) {
-		*flt = 1;
-		q = p + 2;
-		while (xdigit((unsigned char)*q))
-			q++;
-	} else {
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b'
-		|| p[1] == 'B'))
-			q += 2;
-		while (xdigit((unsigned char)*q))  /* 0x's digits */
-			q++;
-		if (*q == 'U')
-			q++;
-	}
-	*pp = q;
-	return (Tok){p, (uint32_t)(q - p)};
-}
-
 /* The fast path builds operands in a local array and copies each
  * array once into the module's arena, at its size. */
 typedef struct Obuf { Opnd *v, loc[16]; uint32_t n, cap; } Obuf;
@@ -744,116 +724,227 @@ obkeep(Parser *P, Obuf *b)
 	return v;
 }
 
-static Opnd *
-fastsimple(Parser *P, const char **pp, Opnd *o)  /* REG, REG DOT, WORD */
+/* INTV, or FLTV where flt is not 0 (*flt: which it was): its end, or
+ * 0.  0f takes 8 hex digits, 0d 16, no more (the next byte then ends
+ * the operand or the match). */
+static const char *
+fastnum(const char *p, int *flt)
 {
-	int reg = **pp == '%';
+	const char *q = p + 2, *e;
+	int x = p[0] == '0' ? p[1] | 32 : 0;
 
-	opinit(o, reg ? Preg : Psym,
-		reg ? fastreg(P, pp) : tokstr(P, fastid(pp)));
-	if (reg && **pp == '.') {
-		o->ext = intern(*pp, 2);     /* setcomp, inlined */
-		*pp += 2;
+	if ((x == 'f' || x == 'd') && flt) {
+		*flt = 1;
+		for (e = q + (x == 'f' ? 8 : 16); q < e && IS(*q, Chex); q++)
+			;
+		return q == e ? q : 0;
 	}
-	return o;
+	if (flt)
+		*flt = 0;
+	if (x == 'x')
+		while (IS(*q, Chex))
+			q++;
+	else if (x == 'b')
+		while (*q == '0' || *q == '1')
+			q++;
+	else
+		for (q = p; IS(*q, Cdig); q++)
+			;
+	if (q == p || q == p + 2 * (x == 'x' || x == 'b'))
+		return 0;
+	return q + (*q == 'U');
 }
 
-static void
-fastop(Parser *P, const char **pp, Opnd *o)
+/* REGN or ID into o, with a component (.x of %tid.x) where comp: the
+ * end, or 0 */
+static const char *
+fastsimple(Parser *P, const char *p, Opnd *o, int comp)
 {
-	const char *p = *pp;
-	Obuf sub;               /* not zeroed: 800 bytes a call */
-	int flt, kind = 0;
+	const char *q = p;
+
+	if (*p == '%') {
+		if (!IS(p[1], Cidfirst))
+			return 0;
+		opinit(o, Preg, fastreg(P, &q));
+		if (comp && q[0] == '.' && (q[1] == 'x' || q[1] == 'y'
+		|| q[1] == 'z' || q[1] == 'w')) {
+			o->ext = intern(q, 2);  /* setcomp, inlined */
+			q += 2;
+		}
+		return q;
+	}
+	if (!IS(*p, Cidfirst))
+		return 0;
+	while (IS(*++q, Cid))
+		;
+	opinit(o, Psym, tokstr(P, (Tok){p, (uint32_t)(q - p)}));
+	return q;
+}
+
+/* [ ... ] from its '[' into o: its end, or 0 */
+static const char *
+fastaddr(Parser *P, const char *p, Opnd *o, Obuf *sub)
+{
+	Opnd *b = obnext(sub);
+	const char *q;
+
+	p = skipsp(p + 1);
+	if (IS(*p, Cdig)) {
+		if (!(q = fastnum(p, 0)))
+			return 0;
+		opinit(b, Pint, tokstr(P, (Tok){p, (uint32_t)(q - p)}));
+		p = q;
+	} else {
+		if (!(p = fastsimple(P, p, b, 0)))
+			return 0;
+		q = skipsp(p);
+		if (*q == '+' || *q == '-') {
+			const char *sign = "-";
+			if (*q == '+') {
+				q = skipsp(q + 1);
+				sign = *q == '-' ? "+-" : "+";
+			}
+			if (*q == '-')
+				q++;
+			q = skipsp(q);
+			if (!(p = fastnum(q, 0)))
+				return 0;
+			setoffnum(b, sign, q, (size_t)(p - q));
+		}
+	}
+	p = skipsp(p);
+	if (*p != ']')
+		return 0;
+	opinit(o, Paddr, 0);
+	return p + 1;
+}
+
+/* { SIMP, ... } from its '{' */
+static const char *
+fastvec(Parser *P, const char *p, Opnd *o, Obuf *sub)
+{
+	for (p++;;) {
+		if (!(p = fastsimple(P, skipsp(p), obnext(sub), 1)))
+			return 0;
+		p = skipsp(p);
+		if (*p == '}')
+			break;
+		if (*p++ != ',')
+			return 0;
+	}
+	opinit(o, Pvec, 0);
+	return p + 1;
+}
+
+/* One operand into o: its end, or 0 */
+static const char *
+fastop(Parser *P, const char *p, Opnd *o)
+{
+	Obuf sub;               /* not zeroed: 400 bytes a call */
+	const char *q;
+	int flt, minus = 0;
 
 	sub.v = 0, sub.n = 0;
-	if (*p == '!') {
-		p++;
-		fastsimple(P, &p, o)->neg = 1;
-	} else if (*p == '%' || (idch((unsigned char)*p)
-	&& !digit((unsigned char)*p))) {
+	switch (*p) {
+	case '!':
+		if ((q = fastsimple(P, p + 1, o, 1)))
+			o->neg = 1;
+		return q;
+	case '[':
+		q = fastaddr(P, p, o, &sub);
+		break;
+	case '{':
+		q = fastvec(P, p, o, &sub);
+		break;
+	case '%':
 		/* built where it stays: a copy of an operand just written
 		 * field by field stalls the load that reads it back (store
 		 * forwarding), and this is every register operand */
-		fastsimple(P, &p, o);
-		if (*skipsp(p) == '|') {        /* p|q: rare, copy it */
-			p = skipsp(skipsp(p) + 1);
-			*obnext(&sub) = *o;
-			fastsimple(P, &p, obnext(&sub));
-			kind = Ppair;
-		}
-	} else if (*p == '-' || digit((unsigned char)*p)) {
-		int minus = *p == '-';
-		Tok t = fastnum((p += minus, &p), &flt);
-		opinit(o, flt ? Pflt : Pint, tokstr(P, t))->minus =
-			(uint8_t)minus;
-	} else if (*p == '[') {
-		Opnd *b = obnext(&sub);
-		kind = Paddr;
-		p = skipsp(p + 1);
-		if (digit((unsigned char)*p))
-			opinit(b, Pint, tokstr(P, fastnum(&p, &flt)));
-		else {
-			fastsimple(P, &p, b);
-			p = skipsp(p);
-			if (*p == '+' || *p == '-') {
-				const char *sign = "-";
-				if (*p == '+') {
-					p = skipsp(p + 1);
-					sign = *p == '-' ? "+-" : "+";
-				}
-				if (*p == '-')
-					p = skipsp(p + 1);
-				Tok t = fastnum(&p, &flt);
-				setoffnum(b, sign, t.s, t.n);
-			}
-		}
-		p = skipsp(p) + 1;      /* ']' */
-	} else {                        /* '{' */
-		kind = Pvec;
-		p = skipsp(p + 1);
-		for (;;) {
-			fastsimple(P, &p, obnext(&sub));
-			p = skipsp(p);
-			if (*p++ == '}')
-				break;
-			p = skipsp(p);
-		}
+		if (!(q = fastsimple(P, p, o, 1)))
+			return 0;
+		if (o->ext || *skipsp(q) != '|')
+			return q;       /* %p.x|%q: the caller's '|' fails */
+		*obnext(&sub) = *o;     /* p|q: rare, copy it */
+		if (!(q = fastsimple(P, skipsp(skipsp(q) + 1), obnext(&sub), 0))
+		|| sub.v[1].kind != Preg)
+			q = 0;
+		else
+			opinit(o, Ppair, 0);
+		break;
+	case '-':
+		/* -0f...: ptxas's syntax error, which the grammar reports */
+		if (p[1] == '0' && (p[2] | 32) == 'f')
+			return 0;
+		minus = 1;
+		/* fall through */
+	default:
+		if (!IS(p[minus], Cdig))
+			return fastsimple(P, p, o, 1);
+		if (!(q = fastnum(p + minus, &flt)))
+			return 0;
+		opinit(o, flt ? Pflt : Pint, tokstr(P, (Tok){p + minus,
+			(uint32_t)(q - p - minus)}))->minus = (uint8_t)minus;
+		return q;
 	}
-	if (kind) {
-		opinit(o, kind, 0);
+	if (q) {
 		o->nsub = sub.n;
 		o->sub = obkeep(P, &sub);
-	}
-	*pp = p;
+	} else if (sub.v && sub.v != sub.loc)
+		free(sub.v);
+	return q;
 }
 
+/* The instruction that begins at s, built, with *n its length, its ';'
+ * included; or 0 where it is not the fast path's.  The text ends in a
+ * byte no operand takes (the scanner's buffer ends in NULs). */
 Stmt *
-fastins(Parser *P, const char *s, size_t n, size_t wend)
+fastins(Parser *P, const char *s, size_t *n)
 {
-	const char *p = s, *end = s + n - 1;    /* the ';' */
+	const char *p = s, *q;
 	Obuf ops;
 	Opnd g;
 	int gneg = 0, hasg = 0;
 	Tok w;
 
-	ops.v = 0, ops.n = 0;
+	if (!fastcls['a'])
+		fastclsinit();
 	if (*p == '@') {
 		gneg = *++p == '!';
 		p += gneg;
-		fastsimple(P, &p, &g);
+		if (*p != '%' || !(p = fastsimple(P, p, &g, 0))
+		|| !IS(*p, Csp))
+			return 0;
 		hasg = 1;
 		p = skipsp(p);
 	}
 	w.s = p;
-	p = s + wend;           /* insmatch found the word's end */
+	if (!(p = wordend(p)))
+		return 0;
 	w.n = (uint32_t)(p - w.s);
-	p = skipsp(p);
-	while (p < end) {
-		fastop(P, &p, obnext(&ops));
-		p = skipsp(p);
-		if (*p == ',')
-			p = skipsp(p + 1);
+	q = skipsp(p);
+	ops.v = 0, ops.n = 0;
+	if (*q != ';' && q == p)
+		return 0;       /* ld.u32%r1: no blank after the word */
+	if (*q != ';')
+		for (;;) {      /* an operand after each comma */
+			if (!(q = fastop(P, q, obnext(&ops))))
+				break;
+			q = skipsp(q);
+			if (*q == ';')
+				break;
+			q = *q == ',' ? skipsp(q + 1) : 0;
+			if (!q)
+				break;
+		}
+	/* longer lines go to the grammar, which counts what the IR's 16
+	 * bits hold (all.h's Maxsub): here every operand, element and
+	 * modifier takes two bytes at least */
+	if (!q || q + 1 - s >= 2 * Maxsub) {
+		if (ops.v && ops.v != ops.loc)
+			free(ops.v);
+		return 0;
 	}
+	*n = (size_t)(q + 1 - s);
 	Stmt *st = insword(P, hasg ? &g : 0, gneg, w);
 	st->nop = ops.n;
 	st->opd = obkeep(P, &ops);

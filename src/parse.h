@@ -114,12 +114,13 @@ void funcend(Parser *, const Loc *close);
 void funcproto(Parser *, Head *, const Loc *start, const Loc *semi);
 void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
-Stmt *fastins(Parser *, const char *, size_t, size_t wend);
-size_t insmatch(const char *, size_t *wend);   /* fastmatch.c */
+Stmt *fastins(Parser *, const char *, size_t *);
+const char *wordend(const char *);      /* fastmatch.c */
+void fastclsinit(void);
 size_t locmatch(const char *, Tok v[3]);
 size_t initmatch(const char *);
 enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
-extern uint8_t fastcls[256];     /* made by insmatch's first call */
+extern uint8_t fastcls[256];     /* made by fastclsinit */
 Str fastinit(Lexer *, Loc *, const char *, size_t);
 
 /* ptx.l */
