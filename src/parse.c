@@ -631,25 +631,30 @@ skipsp(const char *p)
 static Str
 fastreg(Parser *P, const char **pp)     /* %ID, read as fastid reads it */
 {
-	const char *q = *pp + 1, *d;    /* d: the trailing digits */
+	const char *q = *pp + 1, *d = q;        /* d: the trailing digits */
 	uint32_t num = 0, i, lo, hi;
 	uint64_t key;
 	size_t k;
 	Tok t;
 	Pfx *x;
 
-	while (idch((unsigned char)*q))
-		q++;
-	for (d = q; digit((unsigned char)d[-1]); d--)  /* stops at '%' */
-		;
+	/* one pass: the name's end, where its trailing digits begin and
+	 * their value (past 6 digits it is not used) */
+	for (;; q++) {
+		unsigned c = (unsigned char)*q;
+		if (digit(c))
+			num = 10 * num + (c - '0');
+		else if (idch(c))
+			num = 0, d = q + 1;
+		else
+			break;
+	}
 	t = (Tok){*pp, (uint32_t)(q - *pp)};
 	*pp = q;
 	k = (size_t)(d - t.s);
 	if (k < 2 || k == t.n || k > 8 || t.n - k > 6
 	|| (*d == '0' && t.n - k > 1))
 		return intern(t.s, t.n);
-	for (; d < q; d++)
-		num = 10 * num + (uint32_t)(*d - '0');
 	if (num >= Pfxmax)
 		return intern(t.s, t.n);
 	/* the prefix's k bytes as a word, read in two loads that may
