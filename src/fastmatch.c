@@ -154,6 +154,8 @@ locmatch(const char *p, Tok v[3])
 		v[i] = (Tok){p, (uint32_t)(q - p)};
 		if (q - p > 9 && !isu32(v[i]))
 			return 0;       /* the grammar says it overflows */
+		if (*p == '0' && q - p > 1)
+			return 0;       /* octal, 09 an error: the grammar's */
 		p = q;
 	}
 	for (q = p; IS(q, Csp) || *q == '\r'; q++)
