@@ -313,9 +313,9 @@ checkmov(Diag *d, const Func *f, const Stmt *s)
 {
 	if (s->op != Omov || s->nop != 2 || s->nmod != 1)
 		return;
-	int n = typebits(s->mod[0]), v = s->opd[0].kind == Pvec ? 0
-		: s->opd[1].kind == Pvec ? 1 : -1;
-	if (!n || v < 0)
+	int v = s->opd[0].kind == Pvec ? 0 : s->opd[1].kind == Pvec ? 1 : -1;
+	int n = v < 0 ? 0 : typebits(s->mod[0]);        /* packs are few */
+	if (!n)
 		return;
 	const Opnd *vec = &s->opd[v], *sc = &s->opd[1 - v];
 	int w = regbits(f, sc), sum = 0;
