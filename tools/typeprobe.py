@@ -11,9 +11,12 @@ false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
 ptxas, never more).
 
-usage: tools/typeprobe.py PTXPRESS [PTXAS] [SEEDS]
+usage: tools/typeprobe.py PTXPRESS [PTXAS] [SEEDS] [TARGET [VERSION]]
 prints the counts and every false error; exit status 1 if any.
-SEEDS: how many random sets of 5,000 lines (default 5)."""
+SEEDS: how many random sets of 5,000 lines (default 5); TARGET and
+VERSION: the kernels' .target and .version (default sm_90a, 8.7).
+No false error with ptxas 12.8, 13.0 and 13.5 for sm_75, sm_80, sm_90a,
+sm_100a and sm_120a (bench/RESULTS-trust.md, forty-seventh session)."""
 import random
 import re
 import subprocess
@@ -23,8 +26,7 @@ import os
 
 TYPES = ["b8", "u8", "s8", "b16", "u16", "s16", "f16", "b32", "u32", "s32",
          "f32", "b64", "u64", "s64", "f64", "pred", "f16x2"]
-HEAD = [".version 8.7", ".target sm_90a", ".address_size 64",
-        ".visible .entry k(.param .u64 p)", "{"]
+TARGET, VERSION = "sm_90a", "8.7"
 
 
 def reg(t, i):
@@ -32,7 +34,9 @@ def reg(t, i):
 
 
 def head():
-    return HEAD + ["\t.reg .%s %%q%s_<8>;" % (t, t) for t in TYPES]
+    return [".version " + VERSION, ".target " + TARGET, ".address_size 64",
+            ".visible .entry k(.param .u64 p)", "{"] + [
+        "\t.reg .%s %%q%s_<8>;" % (t, t) for t in TYPES]
 
 
 def errors(cmd, path, pat):
@@ -50,7 +54,7 @@ def compare(lines, px, ptxas, tmp):
         with open(path, "w") as f:
             f.write("\n".join(h + ["\t" + l for l in part]
                               + ["\tret;", "}"]) + "\n")
-        theirs = errors([ptxas, "-arch=sm_90a", "-o", os.devnull], path,
+        theirs = errors([ptxas, "-arch=" + TARGET, "-o", os.devnull], path,
                         r"line (\d+); error")
         ours = errors([px, "check"], path, r"p\.ptx:(\d+):\d+: error")
         for k, l in enumerate(part):
@@ -250,6 +254,9 @@ def main():
     px = sys.argv[1]
     ptxas = sys.argv[2] if len(sys.argv) > 2 else "ptxas"
     seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    global TARGET, VERSION
+    TARGET = sys.argv[4] if len(sys.argv) > 4 else TARGET
+    VERSION = sys.argv[5] if len(sys.argv) > 5 else VERSION
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         sets = [("systematic", systematic()), ("typesets", typesets()),
