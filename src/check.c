@@ -537,6 +537,7 @@ typedef struct Mtypes {
 	const char *round;  /* what is wrong with a cvt's rounding, or 0 */
 	const char *need;   /* the rounding it needs one of (needs[]), */
 	Str extra;          /* and one of the kind that is not of them */
+	Str flush;          /* a .ftz or .sat the type does not take */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share
@@ -729,6 +730,26 @@ rounding(Mtypes *y, const Stmt *s, int t)
 		y->need = set;
 }
 
+/* .ftz and .sat where the type rules them out, as ptxas 13.0 says
+ * ("Illegal modifier"), tried on 43 opcode forms with 12 types: .ftz is
+ * a float's, of an .f64 only in rcp and rsqrt; .sat a float's but an
+ * .f64's, or an .s32's.  Which opcodes take them is not asked (a
+ * miss, never a false error). */
+static Str
+flushsat(const Stmt *s, int t, Str type)
+{
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		if (!strcmp(m, ".ftz") && (tkind(t) != Tkf || (tsize(t) == 4
+		&& s->op != Orcp && s->op != Orsqrt)))
+			return m;
+		if (!strcmp(m, ".sat") && !(tkind(t) == Tkf ? tsize(t) < 4
+		: tkind(t) == Tki && tsize(t) == 3 && type[1] == 's'))
+			return m;
+	}
+	return 0;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -779,6 +800,8 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 		y->round = cvtround(s, t);
 	else if (n == 1 && y->known && !kn->old)
 		rounding(y, s, t[0]);
+	if (n == 1 && y->known && !kn->old)
+		y->flush = flushsat(s, t[0], first);
 	if (n == 1 && opinfo[s->op].typeset
 	&& !intypeset(opinfo[s->op].typeset, first)) {
 		y->bad = first; /* add.b32: no register rule either */
@@ -1098,6 +1121,10 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 		badtype(d, s, y->bad);
 	if (y->need)
 		badround(d, s, y);
+	if (y->flush)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"no %s (ptxas: illegal modifier)", opinfo[s->op].name,
+			s->mod[s->nmod - 1], y->flush);
 	if (y->round)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
 			"(ptxas: rounding modifier required, or illegal)",

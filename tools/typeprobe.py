@@ -5,7 +5,8 @@ instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
 of use, of cvt between every two types with every rounding, of float
 instructions with each rounding, with an operand too few or too many,
-of numbers as addresses in each state space, and of random such lines, has ptxas and `ptxpress check` read each file, and
+of numbers as addresses in each state space, with .ftz and .sat, and of
+random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -207,6 +208,18 @@ def counts():
     return out
 
 
+def flushes():
+    """.ftz and .sat on each opcode with each type"""
+    out = []
+    for form in OPS:
+        op, rest = form.split(" ", 1)
+        for t in TYPES:
+            for m in [".ftz", ".sat"]:
+                out.append(fill("%s%s.%s %s" % (op, m, t, rest),
+                                lambda k, own: own))
+    return out
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -262,7 +275,7 @@ def main():
         sets = [("systematic", systematic()), ("typesets", typesets()),
                 ("specials", specials()), ("cvt", cvts()),
                 ("roundings", roundings()), ("counts", counts()),
-                ("addresses", addresses())] + [
+                ("addresses", addresses()), ("flushes", flushes())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
