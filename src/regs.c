@@ -277,17 +277,19 @@ lookup(Names *S, Str name)
 long
 regnumber(const char *name, size_t *prefix)
 {
-	size_t n = strlen(name), k = n;
+	const char *p = name, *d = name;        /* d: the trailing digits */
 	long idx = 0;
 
-	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
-		k--;
-	if (k == n || k == 0)
+	/* one pass: a resolve asks this of each name a function uses */
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			d = p + 1, idx = 0;
+		else if (idx <= INT32_MAX)
+			idx = 10 * idx + (*p - '0');
+	if (d == p || d == name)
 		return -1;
-	*prefix = k;
-	for (; k < n && idx <= INT32_MAX; k++)
-		idx = 10 * idx + (name[k] - '0');
-	return k < n ? -1 : idx;
+	*prefix = (size_t)(d - name);
+	return idx <= INT32_MAX ? idx : -1;
 }
 
 /* %r57: an exact binding, else a range of prefix %r holding 57. */
