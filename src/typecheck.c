@@ -1,0 +1,366 @@
+/* typecheck.c: check's rules of types, each read off ptxas itself and
+ * held to it by tools/typeprobe.py (no line refused that ptxas takes):
+ * registers of the wrong type, instruction types an opcode lacks, the
+ * operand count, cvt's and float instructions' rounding, .ftz and .sat,
+ * special registers, immediate addresses.  The opcode table says what
+ * each operand takes (ops.h: types, typeset); what an instruction wants
+ * is worked out once for each word (types), reported once (typereport),
+ * and each operand compared in check's own walk (typecheck.h typeslot). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "all.h"
+#include "typecheck.h"
+
+
+/* Is m (".u32") in the opcode table's typeset ("i16 i32 f32")? */
+static int
+intypeset(const char *set, Str m)
+{
+	size_t n = strlen(m + 1);
+
+	for (const char *p = set; *p; p += *p == ' ') {
+		const char *e = strchr(p, ' ');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+		if ((k == n && !memcmp(p, m + 1, n)) || (p[0] == 'i'
+		&& (m[1] == 'u' || m[1] == 's') && k == n
+		&& !memcmp(p + 1, m + 2, n - 1)))
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+/* add.u32 %r1, %r2: "add takes 3 operands, not 2" */
+static NOINLINE void
+badcount(Diag *d, const Stmt *s, const Mtypes *y)
+{
+	char n[16] = "";
+
+	if (y->most > y->least)
+		snprintf(n, sizeof n, " to %u", y->most);
+	diag(d, "error", s->pos, s->text.off, s->text.len, "%s takes %u%s "
+		"operands, not %u (ptxas: arguments mismatch)",
+		opinfo[s->op].name, y->least, n, s->nop);
+}
+
+/* div.f32: "div.f32 needs one of .rn .rz .rm .rp .approx .full" */
+static NOINLINE void
+badround(Diag *d, const Stmt *s, const Mtypes *y)
+{
+	char buf[64], *q = buf;
+	int one = !strchr(y->need, ' ');
+
+	for (const char *p = y->need; *p; p++)
+		q += sprintf(q, "%s%c", p == y->need || p[-1] == ' ' ? "." : "",
+			*p);
+	if (y->extra)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"no %s, only %s%s (ptxas: illegal modifier)",
+			opinfo[s->op].name, s->mod[s->nmod - 1], y->extra,
+			one ? "" : "one of ", buf);
+	else
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s needs "
+			"%s%s (ptxas: %s)", opinfo[s->op].name,
+			s->mod[s->nmod - 1], one ? "" : "one of ", buf,
+			y->need[0] == 'l'
+			? "unexpected instruction types"
+			: "rounding modifier required");
+}
+
+/* add.b32: "add takes no .b32, only .u16 .s16 ... .f64" */
+static NOINLINE void
+badtype(Diag *d, const Stmt *s, Str m)
+{
+	char buf[160], *q = buf;
+
+	for (const char *p = opinfo[s->op].typeset; *p && q < buf + 120;) {
+		size_t k = strcspn(p, " ");
+		if (*p == 'i')  /* u and s */
+			q += sprintf(q, " .u%.*s .s%.*s", (int)k - 1, p + 1,
+				(int)k - 1, p + 1);
+		else
+			q += sprintf(q, " .%.*s", (int)k, p);
+		p += k + (p[k] == ' ');
+	}
+	*q = 0;
+	diag(d, "error", s->pos, s->text.off, s->text.len, "%s takes no %s, "
+		"only%s (ptxas: unexpected instruction types)",
+		opinfo[s->op].name, m, buf);
+}
+
+/* A cvt between scalar types of this rule takes a rounding modifier as
+ * ptxas 13.0 says of every pair of 11 types and 11 roundings: to an
+ * integer from a float one of .rni .rzi .rmi .rpi ("Rounding modifier
+ * required"), to a float from an integer or a wider float one of .rn
+ * .rz .rm .rp, to a wider float none, to a float of its own size none
+ * or an integer one, between integers none ("Illegal rounding
+ * modifier").  A cvt with a modifier other than these, .sat and .ftz
+ * (.relu, .satfinite, .rna) is left alone.  What is wrong, or 0. */
+static const char *
+cvtround(const Stmt *s, const uint8_t t[2])
+{
+	int fr = 0, ir = 0;     /* float, integer rounding modifiers */
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		if (typecode(m))
+			continue;
+		if (m[1] == 'r' && m[2] && strchr("nzmp", m[2]) && (!m[3]
+		|| (m[3] == 'i' && !m[4])))
+			m[3] ? ir++ : fr++;
+		else if (strcmp(m, ".sat") && strcmp(m, ".ftz"))
+			return 0;
+	}
+	int fd = tkind(t[0]) == Tkf, fs = tkind(t[1]) == Tkf;
+	if (fr + ir > 1)
+		return "takes one rounding modifier, not two";
+	if (!fd && !fs)
+		return fr + ir ? "takes no rounding (between integers)" : 0;
+	if (!fd)
+		return ir ? 0 : "needs one of .rni .rzi .rmi .rpi (a float to "
+			"an integer)";
+	if (!fs || tsize(t[0]) < tsize(t[1]))
+		return fr ? 0 : fs ? "needs one of .rn .rz .rm .rp (a float to "
+			"a narrower one)" : "needs one of .rn .rz .rm .rp (an "
+			"integer to a float)";
+	if (tsize(t[0]) > tsize(t[1]))
+		return fr + ir ? "takes no rounding (a float to a wider one)"
+			: 0;
+	return fr ? "takes .rni .rzi .rmi .rpi or none (floats of one size)"
+		: 0;
+}
+
+/* The rounding or approximation a float instruction must name, as
+ * ptxas 13.0 says ("Rounding modifier required", "Illegal modifier"),
+ * tried for each opcode, type and modifier: per opcode and size (f16,
+ * f32, f64) the modifiers of which it needs one; another of the kind
+ * (.rn .rz .rm .rp .rni .rzi .rmi .rpi .approx .full) is refused too.
+ * mul and mad of integers need .lo, .hi or .wide. */
+static const struct Needs {
+	uint16_t op;
+	const char *f[3];
+} needs[] = {
+	{Omad, {0, "rn rz rm rp", "rn rz rm rp"}},
+	{Ofma, {"rn", "rn rz rm rp", "rn rz rm rp"}},
+	{Odiv, {0, "rn rz rm rp approx full", "rn rz rm rp"}},
+	{Orcp, {0, "rn rz rm rp approx", "rn rz rm rp approx"}},
+	{Osqrt, {0, "rn rz rm rp approx", "rn rz rm rp"}},
+	{Orsqrt, {0, "approx", "approx"}},
+	{Oex2, {"approx", "approx", 0}},
+	{Otanh, {"approx", "approx", 0}},
+	{Olg2, {0, "approx", 0}},
+	{Osin, {0, "approx", 0}},
+	{Ocos, {0, "approx", 0}},
+};
+
+static int
+inset(const char *set, const char *w)   /* "rn rz", "rz" */
+{
+	size_t n = strlen(w);
+
+	for (const char *p = set; p; p = strchr(p, ' '), p = p ? p + 1 : 0)
+		if (!strncmp(p, w, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static void
+rounding(Mtypes *y, const Stmt *s, int t)
+{
+	const char *set = 0;
+	int have = 0;
+
+	if (tkind(t) == Tki && (s->op == Omul || s->op == Omad))
+		set = "lo hi wide";
+	for (size_t i = 0; tkind(t) == Tkf && i < countof(needs); i++)
+		if (needs[i].op == s->op)
+			set = needs[i].f[tsize(t) - 2];
+	if (!set)
+		return;
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		int kind = (m[1] == 'r' && m[2] && strchr("nzmp", m[2])
+			&& (!m[3] || (m[3] == 'i' && !m[4])))
+			|| !strcmp(m, ".approx") || !strcmp(m, ".full")
+			|| !strcmp(m, ".lo") || !strcmp(m, ".hi")
+			|| !strcmp(m, ".wide");
+		if (kind && inset(set, m + 1))
+			have = 1;
+		else if (kind)
+			y->extra = m;
+	}
+	if (!have || y->extra)
+		y->need = set;
+}
+
+/* .ftz and .sat where the type rules them out, as ptxas 13.0 says
+ * ("Illegal modifier"), tried on 43 opcode forms with 12 types: .ftz is
+ * a float's, of an .f64 only in rcp and rsqrt; .sat a float's but an
+ * .f64's, or an .s32's.  Which opcodes take them is not asked (a
+ * miss, never a false error). */
+static Str
+flushsat(const Stmt *s, int t, Str type)
+{
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		if (!strcmp(m, ".ftz") && (tkind(t) != Tkf || (tsize(t) == 4
+		&& s->op != Orcp && s->op != Orsqrt)))
+			return m;
+		if (!strcmp(m, ".sat") && !(tkind(t) == Tkf ? tsize(t) < 4
+		: tkind(t) == Tki && tsize(t) == 3 && type[1] == 's'))
+			return m;
+	}
+	return 0;
+}
+
+/* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
+static int
+othertype(Str m)
+{
+	return (strchr("bsufe", m[1]) && (isdigit((unsigned char)m[2])
+		|| (m[2] == 'f' && isdigit((unsigned char)m[3]))))
+		|| !strncmp(m, ".tf32", 5) || !strncmp(m, ".ue", 3);
+}
+
+static void
+mtypes(const Known *kn, Mtypes *y, const Stmt *s)
+{
+	const char *sig = opinfo[s->op].types;
+	uint8_t t[2] = {0, 0};
+	int n = 0, wide = 0;
+	Str first = 0;
+
+	memset(y, 0, sizeof *y);
+	y->mod = s->mod;
+	y->op = s->op;
+	y->known = 1;
+	for (uint32_t k = 0; k < s->nmod && y->known; k++)
+		y->known = (uint8_t)modknown(s->mod[k]);
+	if (!sig)
+		return;
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		uint8_t c = m[0] == '.' && m[1] ? typecode(m) : 0;
+		if (c && n < 2) {
+			first = n ? first : m;
+			t[n++] = c;
+		}
+		else if (c || othertype(m))
+			n = 3;
+		else if (!strcmp(m, ".wide"))
+			wide = 1;
+		else if (!strcmp(m, ".local"))
+			y->local = 1;
+	}
+	if (n != 1 + (strpbrk(sig, "SQ") != 0))
+		return;         /* a type not read, or too few */
+	/* ptxas: "Special register argument not allowed" but in mov and
+	 * a cvt between integers (and as an address: [%laneid]) */
+	y->nospecial = s->op != Omov && (s->op != Ocvt || tkind(t[0]) == Tkf
+		|| tkind(t[1]) == Tkf);
+	/* an unknown modifier may be PTX's next rounding (warned of) */
+	if (s->op == Ocvt && y->known)
+		y->round = cvtround(s, t);
+	else if (n == 1 && y->known && !kn->old)
+		rounding(y, s, t[0]);
+	if (n == 1 && y->known && !kn->old)
+		y->flush = flushsat(s, t[0], first);
+	if (n == 1 && opinfo[s->op].typeset
+	&& !intypeset(opinfo[s->op].typeset, first)) {
+		y->bad = first; /* add.b32: no register rule either */
+		return;
+	}
+	for (const char *p = sig; *p; p++) {
+		char l = *p;
+		if (l == '|') {
+			y->least = y->most;
+			continue;
+		}
+		y->most++;
+		if (y->n == Maxslot)
+			continue;
+		int w = l == 'U' ? Tki << 3 | 3 : l == 'P' ? Tkp << 3
+			: l == 'A' ? Waddr : l == 'S' || l == 'Q' ? t[1]
+			: l == '-' ? 0 : t[0];
+		if (l == 'w' && wide)   /* twice the size, to 64 bits */
+			w = tsize(w) < 4 ? w + 1 : 0;
+		y->want[y->n] = (uint8_t)w;
+		if (l == 'R' || l == 'Q')
+			y->wider |= (uint8_t)(1 << y->n);
+		y->n++;
+	}
+	if (!strchr(sig, '|'))
+		y->least = y->most;
+}
+
+/* What type t takes, for the message: ".f32 or .b32" */
+static void
+wants(char *buf, size_t n, int t, int wider)
+{
+	int bits = 4 << tsize(t);
+	const char *more = wider ? ", or wider" : "";
+
+	switch (tkind(t)) {
+	case Tkp: snprintf(buf, n, ".pred"); break;
+	case Tkb: snprintf(buf, n, "%d bits%s", bits, more); break;
+	case Tki: snprintf(buf, n, ".u%d, .s%d or .b%d%s", bits, bits, bits,
+		more); break;
+	default: snprintf(buf, n, ".f%d or .b%d%s", bits, bits, more);
+	}
+}
+
+/* o, a register, does not fit where type t is wanted: rare, so apart */
+NOINLINE void
+typeop(Diag *d, const Func *f, const Stmt *s, const Opnd *o, int t,
+	int wider)
+{
+	const Reg *r = &f->reg[o->reg];
+	char buf[64];
+
+	if (opcomp(o))
+		return;
+	wants(buf, sizeof buf, t, wider);
+	diag(d, "error", s->pos, s->text.off, s->text.len, "'%s' is %s, where "
+		"%s takes %s (ptxas: arguments mismatch)", o->s, r->type,
+		opinfo[s->op].name, buf);
+}
+
+/* b, an address's register, is a float or a predicate */
+NOINLINE void
+typeaddr(Diag *d, const Func *f, const Stmt *s, const Opnd *b)
+{
+	diag(d, "error", s->pos, s->text.off, s->text.len, "'%s' is %s: an "
+		"address is an integer or bits (ptxas: illegal to use it as "
+		"address operand)", b->s, f->reg[b->reg].type);
+}
+
+/* y, made for s (types, on a miss) */
+const Mtypes *
+typesfill(Known *kn, Mtypes *y, const Stmt *s)
+{
+	mtypes(kn, y, s);
+	y->wrong = y->bad || y->need || y->flush || y->round;
+	return y;
+}
+
+/* What is wrong with the instruction as a whole, its operands apart */
+void
+typereport(Diag *d, const Stmt *s, const Mtypes *y)
+{
+	if (y->bad)
+		badtype(d, s, y->bad);
+	if (y->need)
+		badround(d, s, y);
+	if (y->flush)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"no %s (ptxas: illegal modifier)", opinfo[s->op].name,
+			s->mod[s->nmod - 1], y->flush);
+	if (y->round)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
+			"(ptxas: rounding modifier required, or illegal)",
+			s->mod[s->nmod - 2], s->mod[s->nmod - 1], y->round);
+	if (y->most && (s->nop < y->least || s->nop > y->most))
+		badcount(d, s, y);
+}
