@@ -13,7 +13,6 @@
 #include "all.h"
 #include "typecheck.h"
 
-
 /* Is m (".u32") in the opcode table's typeset ("i16 i32 f32")? */
 static int
 intypeset(const char *set, Str m)
