@@ -59,35 +59,79 @@ labpush(Lab *l, Str s)
 	l->v[l->n++] = s;
 }
 
+/* Labels by name (their interned pointers), then scope and place: a
+ * name's labels stand together, each scope's in order.  A kernel may
+ * have thousands of labels and of branches (nvcc's matrix_free file:
+ * 7,523 and 3,340); comparing each with every earlier one was a fifth
+ * of its check. */
+typedef struct Lb { Str name; uint32_t scope, at, k; } Lb;
+
+static int
+lbcmp(const void *a, const void *b)
+{
+	const Lb *x = a, *y = b;
+
+	if (x->name != y->name)
+		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
+	if (x->scope != y->scope)
+		return x->scope < y->scope ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int
+u32cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Labels are scoped like registers: inline asm blocks reuse names such
  * as "waitLoop" in every { } they open.  A duplicate is one in the same
- * scope; all collects every label for the branch check. */
+ * scope (numbered in order of its '{'; 0 the body), reported in the
+ * order of the text; a label a directive follows (a .callprototype's)
+ * is not one, though a later label of its name is.  all collects every
+ * label for the branch check. */
 static void
 labels(Func *f, Diag *d, Lab *all)
 {
-	Lab l = {0};
-	uint32_t mark[256], depth = 0;
+	uint32_t *par = xmalloc((f->nstmt + 2) * sizeof *par), *rep = 0;
+	uint32_t ns = 1, cur = 0, n = 0, cap = 0, nrep = 0;
+	Lb *v = 0;
 
+	par[0] = 0;
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (s->kind == Sopen && depth < countof(mark))
-			mark[depth++] = l.n;
-		if (s->kind == Sclose && depth)
-			l.n = mark[--depth];
+		if (s->kind == Sopen)
+			par[ns] = cur, cur = ns++;
+		else if (s->kind == Sclose)
+			cur = par[cur];
 		if (s->kind != Slabel)
 			continue;
+		if (n == cap)
+			v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
 		int proto = i + 1 < f->nstmt && f->stmt[i + 1].kind == Sdir;
-		uint32_t from = depth ? mark[depth - 1] : 0;
-		for (uint32_t k = from; !proto && k < l.n; k++)
-			if (l.v[k] == s->name) {
-				diag(d, "error", s->pos, s->text.off, s->text.len,
-					"label '%s' defined twice", s->name);
-				break;
-			}
-		labpush(&l, s->name);
+		v[n++] = (Lb){s->name, cur, i, (uint32_t)!proto};
 		labpush(all, s->name);
 	}
-	free(l.v);
+	if (n > 1)
+		qsort(v, n, sizeof *v, lbcmp);
+	for (uint32_t k = 1; k < n; k++)
+		if (v[k].k && v[k].name == v[k - 1].name
+		&& v[k].scope == v[k - 1].scope) {
+			rep = xrealloc(rep, (nrep + 1) * sizeof *rep);
+			rep[nrep++] = v[k].at;
+		}
+	if (nrep > 1)
+		qsort(rep, nrep, sizeof *rep, u32cmp);
+	for (uint32_t r = 0; r < nrep; r++) {
+		Stmt *s = &f->stmt[rep[r]];
+		diag(d, "error", s->pos, s->text.off, s->text.len,
+			"label '%s' defined twice", s->name);
+	}
+	free(rep);
+	free(v);
+	free(par);
 }
 
 /* Each branch's label is defined in the branch's scope or one around
@@ -95,14 +139,15 @@ labels(Func *f, Diag *d, Lab *all)
  * block is no target from outside it (the opt fuzzer's mutated tests
  * had one, and the passes and the validator, which resolve labels by
  * scope too, then read different graphs).  Scopes are numbered in
- * order of their '{', each knowing its parent (0: the body).  A linear
- * search: branch counts are small next to instruction counts. */
+ * order of their '{', each knowing its parent (0: the body).  A
+ * branch's name is looked up among the labels sorted by name. */
 static void
 branches(Func *f, Diag *d, Lab *l, int scoped)
 {
 	/* without a { } every label is the body's: the numbering waits
 	 * for a function that opens one */
 	uint32_t *par = 0, *at = 0, ns = 1, cur = 0, nl = 0;
+	Lb *v = xmalloc((l->n + 1) * sizeof *v);
 
 	if (scoped) {
 		par = xmalloc((f->nstmt + 2) * sizeof *par);
@@ -119,6 +164,11 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
 		}
 		ns = 1, cur = 0;
 	}
+	uint32_t n = scoped ? nl : l->n;
+	for (uint32_t k = 0; k < n; k++)
+		v[k] = (Lb){l->v[k], 0, k, k};
+	if (n > 1)
+		qsort(v, n, sizeof *v, lbcmp);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
 		if (scoped && s->kind == Sopen)
@@ -130,13 +180,19 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
 		Opnd *o = &s->opd[s->nop - 1];
 		if (o->kind != Psym)
 			continue;
+		uint32_t lo = 0, hi = n;        /* the first of o->s's */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if ((uintptr_t)v[mid].name < (uintptr_t)o->s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 		int found = 0, seen = 0;
-		for (uint32_t k = 0; k < (scoped ? nl : l->n) && !found; k++) {
-			if (l->v[k] != o->s)
-				continue;
+		for (uint32_t j = lo; j < n && v[j].name == o->s && !found; j++) {
 			seen = 1;
 			for (uint32_t c = cur; scoped; c = par[c]) {
-				if (at[k] == c)
+				if (at[v[j].k] == c)
 					found = 1;
 				if (found || !c)
 					break;
@@ -149,6 +205,7 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
 				"only inside another { } scope"
 				: "branch to undefined label '%s'", o->s);
 	}
+	free(v);
 	free(par);
 	free(at);
 }
