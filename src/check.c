@@ -47,24 +47,15 @@ checkop(Diag *d, Stmt *s, Opnd *o)
 
 /* Labels: the set defined in the function, each once.  A label in
  * front of a .callprototype names the prototype; PTX lets it repeat. */
-typedef struct Lab { Str *v; uint32_t n, cap; } Lab;
-
-static void
-labpush(Lab *l, Str s)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
-	l->v[l->n++] = s;
-}
-
-/* Labels by name (their interned pointers), then scope and place: a
- * name's labels stand together, each scope's in order.  A kernel may
- * have thousands of labels and of branches (nvcc's matrix_free file:
- * 7,523 and 3,340); comparing each with every earlier one was a fifth
- * of its check. */
-typedef struct Lb { Str name; uint32_t scope, at, k; } Lb;
+/* A function's labels by name (their interned pointers), then scope
+ * and place, so that a name's labels stand together, each scope's in
+ * order; and the parent of each scope (numbered in order of its '{',
+ * 0 the body).  labels() makes them, branches() reads them.  A kernel
+ * may have thousands of labels and of branches (nvcc's matrix_free
+ * file: 7,523 and 3,340); comparing each with every earlier one was a
+ * fifth of its check. */
+typedef struct Lb { Str name; uint32_t scope, at, dup; } Lb;
+typedef struct Labs { Lb *v; uint32_t n, *par; } Labs;
 
 static int
 lbcmp(const void *a, const void *b)
@@ -88,12 +79,11 @@ u32cmp(const void *a, const void *b)
 
 /* Labels are scoped like registers: inline asm blocks reuse names such
  * as "waitLoop" in every { } they open.  A duplicate is one in the same
- * scope (numbered in order of its '{'; 0 the body), reported in the
- * order of the text; a label a directive follows (a .callprototype's)
- * is not one, though a later label of its name is.  all collects every
- * label for the branch check. */
+ * scope, reported in the order of the text; a label a directive follows
+ * (a .callprototype's) is not one, though a later label of its name
+ * is.  L gets the labels and scopes for branches(). */
 static void
-labels(Func *f, Diag *d, Lab *all)
+labels(Func *f, Diag *d, Labs *L)
 {
 	uint32_t *par = xmalloc((f->nstmt + 2) * sizeof *par), *rep = 0;
 	uint32_t ns = 1, cur = 0, n = 0, cap = 0, nrep = 0;
@@ -112,12 +102,11 @@ labels(Func *f, Diag *d, Lab *all)
 			v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
 		int proto = i + 1 < f->nstmt && f->stmt[i + 1].kind == Sdir;
 		v[n++] = (Lb){s->name, cur, i, (uint32_t)!proto};
-		labpush(all, s->name);
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, lbcmp);
 	for (uint32_t k = 1; k < n; k++)
-		if (v[k].k && v[k].name == v[k - 1].name
+		if (v[k].dup && v[k].name == v[k - 1].name
 		&& v[k].scope == v[k - 1].scope) {
 			rep = xrealloc(rep, (nrep + 1) * sizeof *rep);
 			rep[nrep++] = v[k].at;
@@ -130,74 +119,48 @@ labels(Func *f, Diag *d, Lab *all)
 			"label '%s' defined twice", s->name);
 	}
 	free(rep);
-	free(v);
-	free(par);
+	*L = (Labs){v, n, par};
 }
 
 /* Each branch's label is defined in the branch's scope or one around
  * it, as ptxas wants ("Unknown symbol"): a label inside an inline asm
  * block is no target from outside it (the opt fuzzer's mutated tests
  * had one, and the passes and the validator, which resolve labels by
- * scope too, then read different graphs).  Scopes are numbered in
- * order of their '{', each knowing its parent (0: the body).  A
- * branch's name is looked up among the labels sorted by name. */
+ * scope too, then read different graphs).  A branch's name is looked
+ * up among the labels sorted by name (labels()). */
 static void
-branches(Func *f, Diag *d, Lab *l, int scoped)
+branches(Func *f, Diag *d, const Labs *L)
 {
-	/* without a { } every label is the body's: the numbering waits
-	 * for a function that opens one */
-	uint32_t *par = 0, *at = 0, ns = 1, cur = 0, nl = 0;
-	Lb *v = xmalloc((l->n + 1) * sizeof *v);
+	uint32_t ns = 1, cur = 0;
 
-	if (scoped) {
-		par = xmalloc((f->nstmt + 2) * sizeof *par);
-		at = xmalloc((l->n + 1) * sizeof *at);
-		par[0] = 0;
-		for (uint32_t i = 0; i < f->nstmt; i++) {
-			Stmt *s = &f->stmt[i];
-			if (s->kind == Sopen)
-				par[ns] = cur, cur = ns++;
-			else if (s->kind == Sclose)
-				cur = par[cur];
-			else if (s->kind == Slabel && nl < l->n)
-				at[nl++] = cur; /* labels() pushed them in order */
-		}
-		ns = 1, cur = 0;
-	}
-	uint32_t n = scoped ? nl : l->n;
-	for (uint32_t k = 0; k < n; k++)
-		v[k] = (Lb){l->v[k], 0, k, k};
-	if (n > 1)
-		qsort(v, n, sizeof *v, lbcmp);
 	for (uint32_t i = 0; i < f->nstmt; i++) {
 		Stmt *s = &f->stmt[i];
-		if (scoped && s->kind == Sopen)
+		if (s->kind == Sopen)
 			cur = ns++;
-		else if (scoped && s->kind == Sclose)
-			cur = par[cur];
+		else if (s->kind == Sclose)
+			cur = L->par[cur];
 		if (s->kind != Sins || s->op != Obra || !s->nop)
 			continue;
 		Opnd *o = &s->opd[s->nop - 1];
 		if (o->kind != Psym)
 			continue;
-		uint32_t lo = 0, hi = n;        /* the first of o->s's */
+		uint32_t lo = 0, hi = L->n;     /* the first of o->s's */
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
-			if ((uintptr_t)v[mid].name < (uintptr_t)o->s)
+			if ((uintptr_t)L->v[mid].name < (uintptr_t)o->s)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		int found = 0, seen = 0;
-		for (uint32_t j = lo; j < n && v[j].name == o->s && !found; j++) {
+		for (uint32_t j = lo; j < L->n && L->v[j].name == o->s
+		&& !found; j++) {
 			seen = 1;
-			for (uint32_t c = cur; scoped; c = par[c]) {
-				if (at[v[j].k] == c)
-					found = 1;
-				if (found || !c)
+			for (uint32_t c = cur; !found; c = L->par[c]) {
+				found = L->v[j].scope == c;
+				if (!c)
 					break;
 			}
-			found |= !scoped;
 		}
 		if (!found)
 			diag(d, "error", s->pos, s->text.off, s->text.len,
@@ -205,9 +168,6 @@ branches(Func *f, Diag *d, Lab *l, int scoped)
 				"only inside another { } scope"
 				: "branch to undefined label '%s'", o->s);
 	}
-	free(v);
-	free(par);
-	free(at);
 }
 
 /* A register name declared twice in one scope: ptxas rejects it
@@ -860,8 +820,7 @@ check(Module *m, Diag *d)
 	checknames(m, d);
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		Func *f = m->item[i].fn;
-		Lab l = {0};
-		int scoped = 0;
+		Labs l = {0};
 		if (m->item[i].kind == Idecl) {
 			declhead(d, m->item[i].decl, m->item[i].pos,
 				m->item[i].text);
@@ -886,10 +845,8 @@ check(Module *m, Diag *d)
 				if (s->op == Ocall)
 					scopestmt(ns, d, s);
 			}
-			else if (s->kind == Sopen || s->kind == Sclose) {
-				scoped = 1;
+			else if (s->kind == Sopen || s->kind == Sclose)
 				scopestmt(ns, d, s);
-			}
 			else if (s->kind == Sloc && s->ll->fn)
 				inl = 1;
 			else if (s->kind == Sdecl) {
@@ -904,8 +861,9 @@ check(Module *m, Diag *d)
 			continue;
 		redeclared(f, d);
 		labels(f, d, &l);
-		branches(f, d, &l, scoped);
+		branches(f, d, &l);
 		free(l.v);
+		free(l.par);
 	}
 	scopefree(ns);
 	if (inl)        /* most files inline nothing */
