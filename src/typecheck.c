@@ -13,22 +13,31 @@
 #include "all.h"
 #include "typecheck.h"
 
-/* Is m (".u32") in the opcode table's typeset ("i16 i32 f32")? */
+/* Is w a word of set ("rn rz", "rz")? */
+static int
+inset(const char *set, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = set; p; p = strchr(p, ' '), p = p ? p + 1 : 0)
+		if (!strncmp(p, w, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* Is m (".u32") in the opcode table's typeset ("i16 i32 f32": i32 for
+ * .u32 or .s32)? */
 static int
 intypeset(const char *set, Str m)
 {
-	size_t n = strlen(m + 1);
+	char i[8];
 
-	for (const char *p = set; *p; p += *p == ' ') {
-		const char *e = strchr(p, ' ');
-		size_t k = e ? (size_t)(e - p) : strlen(p);
-		if ((k == n && !memcmp(p, m + 1, n)) || (p[0] == 'i'
-		&& (m[1] == 'u' || m[1] == 's') && k == n
-		&& !memcmp(p + 1, m + 2, n - 1)))
-			return 1;
-		p += k;
-	}
-	return 0;
+	if (inset(set, m + 1))
+		return 1;
+	if ((m[1] != 'u' && m[1] != 's') || strlen(m) >= sizeof i - 1)
+		return 0;
+	snprintf(i, sizeof i, "i%s", m + 2);
+	return inset(set, i);
 }
 
 /* add.u32 %r1, %r2: "add takes 3 operands, not 2" */
@@ -153,17 +162,6 @@ static const struct Needs {
 	{Osin, {0, "approx", 0}},
 	{Ocos, {0, "approx", 0}},
 };
-
-static int
-inset(const char *set, const char *w)   /* "rn rz", "rz" */
-{
-	size_t n = strlen(w);
-
-	for (const char *p = set; p; p = strchr(p, ' '), p = p ? p + 1 : 0)
-		if (!strncmp(p, w, n) && (p[n] == ' ' || !p[n]))
-			return 1;
-	return 0;
-}
 
 static void
 rounding(Mtypes *y, const Stmt *s, int t)
