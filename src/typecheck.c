@@ -98,6 +98,14 @@ badtype(Diag *d, const Stmt *s, Str m)
 		opinfo[s->op].name, m, buf);
 }
 
+/* .rn .rz .rm .rp, or their integer forms .rni .rzi .rmi .rpi */
+static int
+roundmod(Str m)
+{
+	return m[1] == 'r' && m[2] && strchr("nzmp", m[2]) && (!m[3]
+		|| (m[3] == 'i' && !m[4]));
+}
+
 /* A cvt between scalar types of this rule takes a rounding modifier as
  * ptxas 13.0 says of every pair of 11 types and 11 roundings: to an
  * integer from a float one of .rni .rzi .rmi .rpi ("Rounding modifier
@@ -115,8 +123,7 @@ cvtround(const Stmt *s, const uint8_t t[2])
 		Str m = s->mod[k];
 		if (typecode(m))
 			continue;
-		if (m[1] == 'r' && m[2] && strchr("nzmp", m[2]) && (!m[3]
-		|| (m[3] == 'i' && !m[4])))
+		if (roundmod(m))
 			m[3] ? ir++ : fr++;
 		else if (strcmp(m, ".sat") && strcmp(m, ".ftz"))
 			return 0;
@@ -178,11 +185,9 @@ rounding(Mtypes *y, const Stmt *s, int t)
 		return;
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
-		int kind = (m[1] == 'r' && m[2] && strchr("nzmp", m[2])
-			&& (!m[3] || (m[3] == 'i' && !m[4])))
-			|| !strcmp(m, ".approx") || !strcmp(m, ".full")
-			|| !strcmp(m, ".lo") || !strcmp(m, ".hi")
-			|| !strcmp(m, ".wide");
+		int kind = roundmod(m) || !strcmp(m, ".approx")
+			|| !strcmp(m, ".full") || !strcmp(m, ".lo")
+			|| !strcmp(m, ".hi") || !strcmp(m, ".wide");
 		if (kind && inset(set, m + 1))
 			have = 1;
 		else if (kind)
