@@ -244,7 +244,7 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 		return;
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
-		uint8_t c = m[0] == '.' && m[1] ? typecode(m) : 0;
+		uint8_t c = typecode(m);
 		if (c && n < 2) {
 			first = n ? first : m;
 			t[n++] = c;
