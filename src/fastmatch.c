@@ -106,6 +106,14 @@ number(const char *p)  /* INTV | FLTV */
 	return intv(p);
 }
 
+/* The end of the INTV, or where flt the INTV or FLTV, that begins at p,
+ * or 0: parse.c's fastins reads its operands' numbers with it. */
+const char *
+numberend(const char *p, int flt)
+{
+	return flt ? number(p) : intv(p);
+}
+
 static const char *
 mods(const char *p)
 {

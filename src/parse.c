@@ -629,7 +629,7 @@ skipsp(const char *p)
  * else goes to intern() as it is.  Over Sort: 7.5 % fewer L1 data
  * misses, 3 % more instructions (bench/RESULTS-trust.md). */
 static Str
-fastreg(Parser *P, const char **pp)     /* %ID, read as fastid reads it */
+fastreg(Parser *P, const char **pp)     /* %ID */
 {
 	const char *q = *pp + 1, *d = q;        /* d: the trailing digits */
 	uint32_t num = 0, i, lo, hi;
@@ -730,34 +730,15 @@ obkeep(Parser *P, Obuf *b)
 }
 
 /* INTV, or FLTV where flt is not 0 (*flt: which it was): its end, or
- * 0.  0f takes 8 hex digits, 0d 16, no more (the next byte then ends
- * the operand or the match). */
+ * 0 (fastmatch.c reads the numbers of all the fast paths) */
 static const char *
 fastnum(const char *p, int *flt)
 {
-	const char *q = p + 2, *e;
 	int x = p[0] == '0' ? p[1] | 32 : 0;
 
-	if ((x == 'f' || x == 'd') && flt) {
-		*flt = 1;
-		for (e = q + (x == 'f' ? 8 : 16); q < e && IS(*q, Chex); q++)
-			;
-		return q == e ? q : 0;
-	}
 	if (flt)
-		*flt = 0;
-	if (x == 'x')
-		while (IS(*q, Chex))
-			q++;
-	else if (x == 'b')
-		while (*q == '0' || *q == '1')
-			q++;
-	else
-		for (q = p; IS(*q, Cdig); q++)
-			;
-	if (q == p || q == p + 2 * (x == 'x' || x == 'b'))
-		return 0;
-	return q + (*q == 'U');
+		*flt = x == 'f' || x == 'd';
+	return numberend(p, flt != 0);
 }
 
 /* REGN or ID into o, with a component (.x of %tid.x) where comp: the

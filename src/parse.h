@@ -116,6 +116,7 @@ void addstmt(Parser *, Stmt *, const Loc *);
 Stmt *mkins(Parser *, Opnd *guard, int gneg, Tok op, OL ops);
 Stmt *fastins(Parser *, const char *, size_t *);
 const char *wordend(const char *);      /* fastmatch.c */
+const char *numberend(const char *, int flt);
 void fastclsinit(void);
 size_t locmatch(const char *, Tok v[3]);
 size_t initmatch(const char *);
