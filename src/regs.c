@@ -138,14 +138,15 @@ typecode(Str t)
 }
 
 static uint8_t
-units(Decl *d, uint8_t *pred, Str *type)
+units(Decl *d, uint8_t *pred, Str *type, uint8_t *tcode)
 {
-	int w = 1, v = 1;
+	int w = 1, v = 1, vec = 0;
 
 	*pred = 0;
 	*type = 0;
 	for (uint32_t i = 0; i < d->nattr; i++) {
 		Str a = d->attr[i];
+		vec |= a[0] == '.' && a[1] == 'v';     /* .v2: no scalar */
 		if (!strcmp(a, ".v2"))
 			v = 2;
 		else if (!strcmp(a, ".v4"))
@@ -161,6 +162,7 @@ units(Decl *d, uint8_t *pred, Str *type)
 			w = bits > 64 ? 4 : bits > 32 ? 2 : 1;
 		}
 	}
+	*tcode = vec ? 0 : typecode(*type);
 	return *pred ? 0 : (uint8_t)(w * v);
 }
 
@@ -170,10 +172,10 @@ units(Decl *d, uint8_t *pred, Str *type)
 Str
 regdecltype(Decl *d)
 {
-	uint8_t pred;
+	uint8_t pred, tc;
 	Str t;
 
-	units(d, &pred, &t);
+	units(d, &pred, &t, &tc);
 	return t;
 }
 
@@ -233,11 +235,8 @@ declare(Names *S, Decl *d)
 {
 	Reg t = {0};
 
-	t.units = units(d, &t.pred, &t.type);  /* once: %r<100000> is common */
-	t.tcode = typecode(t.type);
-	for (uint32_t i = 0; i < d->nattr; i++)   /* .v2: no scalar */
-		if (d->attr[i][0] == '.' && d->attr[i][1] == 'v')
-			t.tcode = 0;
+	/* once: %r<100000> is common */
+	t.units = units(d, &t.pred, &t.type, &t.tcode);
 	for (uint32_t i = 0; i < d->nname; i++) {
 		Dname *n = &d->name[i];
 		if (n->count < 0) {
