@@ -141,6 +141,18 @@ wordend(const char *p)
 	return (p = id(p)) ? mods(p) : 0;
 }
 
+/* A label, "ID:" with nothing between (7,379 of them in nvcc's
+ * 1 MB matrix_free file, each of which cost the grammar two tokens and
+ * the instruction after it its direct add).  The length with the ':',
+ * or 0: "a::b" and "ID :" are the grammar's. */
+size_t
+labelmatch(const char *p)
+{
+	const char *q = id(p);
+
+	return q && q[0] == ':' && q[1] != ':' ? (size_t)(q - p) + 1 : 0;
+}
+
 /* The other statement a large file is full of: ".loc F L C" and the end
  * of its line (nothing more on it: a ", function_name ..." goes to the
  * grammar).  p is at a '.'.  The length of ".loc F L C", or 0; v gets
