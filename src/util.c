@@ -20,7 +20,9 @@
  * chunk that would reach past that is of small pages, made Makestep
  * bytes at a time as the arena reaches them (one call for 64 pages
  * still), and so are chunks under Hugesz.  Huge pages throughout
- * were 8 % faster on histogram's parse than small ones made in steps. */
+ * were 8 % faster on histogram's parse than small ones made in steps.
+ * Where the hint leaves room for whole huge pages, the arena starts
+ * with them instead of growing to them (allocslow). */
 enum {
 	Chunksz = 1 << 18, Hugesz = 1 << 21, Chunkmax = Hugesz,
 	Makestep = 1 << 18,
@@ -278,6 +280,13 @@ allocslow(Arena *a, size_t n)
 	else {          /* as large as the arena so far, whole pages */
 		size_t m = (a->total + Chunksz - 1) & ~(size_t)(Chunksz - 1);
 		m = m < Chunksz ? Chunksz : m > Chunkmax ? Chunkmax : m;
+		/* while the arena will surely fill it, a chunk of huge
+		 * pages from the start: the chunks growing from Chunksz
+		 * had mapped its first 2 MB as 512 small pages, and on
+		 * this kind of virtual machine each costs 1.3-1.6 us
+		 * made (8 MB of huge pages: 0.9 ms; of small ones 4.3) */
+		if (a->hint && a->total + Hugesz <= a->hint)
+			m = Hugesz;
 		cap = m - hdr;
 	}
 	if ((c = spare(&a->spare, n, cap)) || (c = frompool(n, cap)))
