@@ -63,7 +63,8 @@ stmtdump(Buf *b, const Stmt *s)
 		bprintf(b, " loc %u %u %u %s %u %u %u", s->ll->loc[0],
 			s->ll->loc[1], s->ll->loc[2], str(s->ll->fn),
 			s->ll->inl[0], s->ll->inl[1], s->ll->inl[2]);
-	if (s->kind != Sloc && s->decl)
+	if ((s->kind == Sdecl || s->kind == Spragma || s->kind == Sdir)
+	&& s->decl)
 		decldump(b, s->decl);
 	bputs(b, "\n");
 }
