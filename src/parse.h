@@ -87,6 +87,7 @@ struct Parser {
 	Pfx pfx[Npfx];          /* register names by prefix (fastreg) */
 	uint32_t npfx;
 	uint32_t nword, capword;
+	Locl **locmemo;         /* plain .loc numbers read, by a hash */
 };
 
 
