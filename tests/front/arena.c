@@ -175,7 +175,7 @@ steps(void)
 		memset(x, i & 0xff, Sz);
 		expect(inchunks(a->cur, x) && x[Sz - 1] == (i & 0xff));
 #ifndef __SANITIZE_ADDRESS__
-		expect(a->cur->cap - a->cur->used < ((size_t)1 << 18) + Sz);
+		expect(a->cur->cap - a->cur->used < ((size_t)1 << 16) + Sz);
 #endif
 		room |= a->cur->room > 0;
 	}
