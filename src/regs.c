@@ -28,8 +28,14 @@ typedef struct Names {
  * counts changes); most operands name a register read before.  One
  * parse keeps it for all its functions, the generation going on from
  * one to the next, so no function pays to clear it. */
+/* What lookup() found for a name, in this function (id, while gen is
+ * the function's) and for good (the range key and number the name
+ * spells, which no function changes: every function of a file names
+ * %r1, and reading its number and range key again in each was a
+ * twentieth of a parse of nvcc's 1 MB matrix_free).  rkey 0 and idx
+ * -1: not read yet; idx -2: no range member's spelling. */
 enum { Nseen = 4096 };
-struct Seen { Str k; int32_t id; uint32_t gen; };
+struct Seen { Str k, rkey; int32_t id; uint32_t gen; int32_t idx; };
 struct Regmemo { struct Seen *seen; uint32_t gen; };
 
 void
@@ -252,7 +258,7 @@ declare(Names *S, Decl *d)
 	}
 }
 
-static int32_t find(Names *, Str);
+static int32_t find(Names *, Str, struct Seen *);
 
 static int32_t
 lookup(Names *S, Str name)
@@ -260,8 +266,9 @@ lookup(Names *S, Str name)
 	struct Seen *c = &S->memo->seen[hptr(name) & (Nseen - 1)];
 
 	if (c->k != name || c->gen != S->gen + 1) {
-		c->k = name;
-		c->id = find(S, name);
+		if (c->k != name)
+			c->k = name, c->rkey = 0, c->idx = -1;
+		c->id = find(S, name, c);
 		c->gen = S->gen + 1;    /* + 1: a zeroed entry is no answer */
 	}
 	return c->id;
@@ -293,18 +300,22 @@ regnumber(const char *name, size_t *prefix)
 
 /* %r57: an exact binding, else a range of prefix %r holding 57. */
 static int32_t
-find(Names *S, Str name)
+find(Names *S, Str name, struct Seen *c)
 {
 	Ent *e = S->cap ? slot(S, name) : 0;
-	size_t k;
 	long idx;
 
 	if (e && e->key && e->id >= 0 && e->count < 0)
 		return e->id;
-	if ((idx = regnumber(name, &k)) < 0 || !S->cap)
+	if (c->idx == -1) {     /* read once a process */
+		size_t k;
+		idx = regnumber(name, &k);
+		c->idx = idx < 0 ? -2 : (int32_t)idx;
+		c->rkey = idx < 0 ? 0 : rangekey(S, name, k);
+	}
+	if ((idx = c->idx) < 0 || !S->cap)
 		return -1;
-	Str key = rangekey(S, name, k);
-	e = slot(S, key);
+	e = slot(S, c->rkey);
 	if (!e->key || e->id < 0 || e->count < 0)
 		return -1;
 	if (idx < e->count)
