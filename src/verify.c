@@ -12,6 +12,7 @@
  * Exit: 0 all checks pass, 1 a check failed (or the driver did),
  * 2 bad input (usage, launch description), 77 no CUDA device.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -154,6 +155,58 @@ bitsf(float f)
 	return u;
 }
 
+/* ---- the math verify needs, without linking libm ----
+ *
+ * Only verify calls into libm, and linking it cost every command 300
+ * KB of memory and 0.1 ms of start (its pages and its ifunc resolvers
+ * run at load; a tenth of the 10x memory bound on a 1 MB input).  So
+ * cos, log and exp2 are bound from libm.so.6 when verify first needs
+ * them, as the driver is (cudrv.c), and the rest is done here exactly:
+ * rounding to an integer by the 2^52 sum (round to nearest even, as
+ * lrint in the default mode), sqrt by the instruction (verify.c is
+ * built with -fno-math-errno: no libm call for errno). */
+static double (*mcos)(double), (*mlog)(double), (*mexp2)(double);
+
+static void
+mathbind(void)
+{
+	void *lib = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
+
+	if (lib) {
+		*(void **)&mcos = dlsym(lib, "cos");
+		*(void **)&mlog = dlsym(lib, "log");
+		*(void **)&mexp2 = dlsym(lib, "exp2");
+	}
+	if (!mcos || !mlog || !mexp2) {
+		fprintf(stderr, "ptxpress verify: libm.so.6: %s\n",
+			lib ? "no cos, log or exp2" : dlerror());
+		exit(1);
+	}
+}
+
+static double vcos(double x) { if (!mcos) mathbind(); return mcos(x); }
+static double vlog(double x) { if (!mlog) mathbind(); return mlog(x); }
+static double vexp2(double x) { if (!mexp2) mathbind(); return mexp2(x); }
+
+/* x rounded to an integer, ties to even (lrint's answer) */
+static double
+rne(double x)
+{
+	double big = __builtin_copysign(0x1p52, x);
+
+	return __builtin_fabs(x) < 0x1p52 ? (x + big) - big : x;
+}
+
+/* lrint's and llrint's answer on x86-64: x rounded, or INT64_MIN where
+ * it does not fit (NaN too), without a cast C leaves undefined */
+static int64_t
+rint64(double x)
+{
+	double r = rne(x);
+
+	return r >= -0x1p63 && r < 0x1p63 ? (int64_t)r : INT64_MIN;
+}
+
 /* float to IEEE half, round to nearest even */
 uint16_t
 vf2h(float f)
@@ -166,7 +219,7 @@ vf2h(float f)
 	if (ax >= 0x477ff000)	/* 65520 and up round to infinity */
 		return (uint16_t)(s | 0x7c00);
 	if (ax < 0x38800000)	/* below 2^-14: subnormal, exact scaling */
-		return (uint16_t)(s | (uint32_t)nearbyintf(fbits(ax) * 0x1p24f));
+		return (uint16_t)(s | (uint32_t)rne(fbits(ax) * 0x1p24f));
 	h = ((ax >> 23) - 112) << 10 | (ax >> 13 & 0x3ff);
 	rest = ax & 0x1fff;
 	if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
@@ -181,7 +234,7 @@ vh2f(uint16_t h)
 	uint32_t m = h & 0x3ff;
 
 	if (e == 0)
-		return s ? -ldexpf((float)m, -24) : ldexpf((float)m, -24);
+		return s ? -((float)m * 0x1p-24f) : (float)m * 0x1p-24f;
 	if (e == 31)
 		return fbits(s | 0x7f800000 | m << 13);
 	return fbits(s | (e + 112) << 23 | m << 13);
@@ -226,12 +279,12 @@ vstore(Vtype t, void *p, size_t i, double x)
 	case Vf32: ((float *)p)[i] = (float)x; break;
 	case Vf16: ((uint16_t *)p)[i] = vf2h((float)x); break;
 	case Vbf16: ((uint16_t *)p)[i] = vf2bf((float)x); break;
-	case Vi32: ((int32_t *)p)[i] = (int32_t)lrint(x); break;
+	case Vi32: ((int32_t *)p)[i] = (int32_t)rint64(x); break;
 	case Vu8:
 		((uint8_t *)p)[i] = (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
 		break;
-	case Vu32: ((uint32_t *)p)[i] = (uint32_t)llrint(x); break;
-	case Vi64: ((int64_t *)p)[i] = llrint(x); break;
+	case Vu32: ((uint32_t *)p)[i] = (uint32_t)rint64(x); break;
+	case Vi64: ((int64_t *)p)[i] = rint64(x); break;
 	case Vf64: ((double *)p)[i] = x; break;
 	default: break;
 	}
@@ -719,7 +772,7 @@ fill(const Vparam *p, void *h, uint64_t seed, int i)
 		switch (p->fill) {
 		case VFrandn:	/* Box-Muller, one of the pair */
 			a = unit(&s), b = unit(&s);
-			a = sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+			a = sqrt(-2 * vlog(a)) * vcos(6.283185307179586 * b);
 			vstore(p->type, h, k, isfloat(p->type) ? a : 64 * a);
 			break;
 		case VFuniform:
@@ -763,7 +816,7 @@ vrefrow(double *out, double *s, const Vtype t[3], const void *q,
 	for (c = 0; c < d; c++)
 		out[c] = 0;
 	for (j = 0; j < seq; j++) {
-		double p = exp2(s[j] - m);
+		double p = vexp2(s[j] - m);
 		l += p;
 		for (c = 0; c < d; c++)
 			out[c] += p * vload(t[2], v, (kvbase + j) * d + c);
