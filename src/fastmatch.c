@@ -7,6 +7,7 @@
  * times larger, and a table of 200 KB that no longer fits the first-level
  * cache cost every byte of every file a cache miss.  Read by hand, in
  * one pass that never backs up. */
+#include <string.h>
 #include "all.h"
 #include "parse.h"
 
@@ -181,6 +182,33 @@ locmatch(const char *p, Tok v[3])
 	for (q = p; IS(q, Csp) || *q == '\r'; q++)
 		;
 	return *q == '\n' ? (size_t)(p - s) : 0;
+}
+
+/* A ".pragma "text";" line, the string on the same line as the
+ * directive and nothing but blanks between (nvcc writes one before
+ * every loop it was told not to unroll: 931 in the 1 MB matrix_free, 3
+ * tokens each to the grammar).  p is at a '.'.  The length through
+ * the ';', or 0; *str gets the string with its quotes, as the scanner's
+ * STR token would. */
+size_t
+pragmamatch(const char *p, Tok *str)
+{
+	const char *s = p, *q;
+
+	if (strncmp(p + 1, "pragma", 6) || !IS(p + 7, Csp))
+		return 0;
+	p = sp(p + 7);
+	if (*p != '"')
+		return 0;
+	for (q = p + 1; *q != '"'; q++) {       /* STR's language */
+		if (*q == '\\')
+			q++;    /* the byte it escapes, a '"' too */
+		if (*q == '\n' || !*q)
+			return 0;
+	}
+	*str = (Tok){p, (uint32_t)(q + 1 - p)};
+	q = sp(q + 1);
+	return *q == ';' ? (size_t)(q + 1 - s) : 0;
 }
 
 /* ---- "= {1, 2, ...}": a flat list of numbers ----

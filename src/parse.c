@@ -1051,6 +1051,18 @@ plainloc(Parser *P, const uint32_t v[3])
 	return ll;
 }
 
+/* .pragma "text"; as the grammar's PRAGMA strs ';' builds it */
+Stmt *
+mkpragma(Parser *P, Tok str)
+{
+	Stmt *s = mkstmt(P, Spragma, 0);
+	SL l = {0};
+
+	slpush(P, &l, tokstr(P, str));
+	s->decl = mkdecl(P, l, (NL){0}, 0);
+	return s;
+}
+
 Stmt *
 mkloc(Parser *P, Tok f, Tok l, Tok c, Str fn, const uint32_t *inl)
 {
