@@ -14,6 +14,8 @@ px=${1:-$top/build/ptxpress}; [ $# -gt 0 ] && shift
 runs=${1:-7}; [ $# -gt 0 ] && shift
 c=$top/../shared/corpus
 [ $# -gt 0 ] || set -- "$c/legacy/ocelot_thrust_Sort.ptx" \
+	"$c/legacy/ocelot_thrust_histogram.ptx" \
+	"$c"/nvcc-llvm/ptx-90-parser_matrix_free_*.ptx \
 	"$c"/nvcc-llvm/cutlass_*.ptx "$c/cute-dsl/fa4_fwd_sm100a.ptx"
 ptxas=${PTXPRESS_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 core=$(($(nproc) - 1))
