@@ -22,23 +22,29 @@ enum { Maxerr = 20 };
 int
 dirword(const char *s, size_t n)
 {
-	static const struct { const char *s; int t; } w[] = {
-		{".version", VERSION}, {".target", TARGET},
-		{".address_size", ADDRSIZE}, {".file", FILE_},
-		{".loc", LOC}, {".section", SECTION}, {".entry", ENTRY},
-		{".func", FUNC}, {".pragma", PRAGMA},
-		{".callprototype", CALLPROTO}, {".calltargets", CALLTARGETS},
-		{".branchtargets", BRANCHTARGETS}, {".alias", ALIAS},
+	/* lengths beside the words: the scanner asks of every directive
+	 * token, and a strlen of each of 26 words had been 1.8 % of a
+	 * parse of nvcc's matrix_free */
+#define W(x, t) {x, sizeof x - 1, t}
+	static const struct { const char *s; size_t n; int t; } w[] = {
+		W(".version", VERSION), W(".target", TARGET),
+		W(".address_size", ADDRSIZE), W(".file", FILE_),
+		W(".loc", LOC), W(".section", SECTION), W(".entry", ENTRY),
+		W(".func", FUNC), W(".pragma", PRAGMA),
+		W(".callprototype", CALLPROTO), W(".calltargets", CALLTARGETS),
+		W(".branchtargets", BRANCHTARGETS), W(".alias", ALIAS),
 		/* performance directives of a function header */
-		{".maxntid", PERF}, {".reqntid", PERF}, {".minnctapersm", PERF},
-		{".maxnctapersm", PERF}, {".maxnreg", PERF},
-		{".explicitcluster", PERF}, {".reqnctapercluster", PERF},
-		{".maxclusterrank", PERF}, {".blocksareclusters", PERF},
-		{".noreturn", PERF}, {".abi_preserve", PERF},
-		{".abi_preserve_control", PERF}, {".nctapersm", PERF},
+		W(".maxntid", PERF), W(".reqntid", PERF),
+		W(".minnctapersm", PERF), W(".maxnctapersm", PERF),
+		W(".maxnreg", PERF), W(".explicitcluster", PERF),
+		W(".reqnctapercluster", PERF), W(".maxclusterrank", PERF),
+		W(".blocksareclusters", PERF), W(".noreturn", PERF),
+		W(".abi_preserve", PERF), W(".abi_preserve_control", PERF),
+		W(".nctapersm", PERF),
 	};
+#undef W
 	for (size_t i = 0; i < countof(w); i++)
-		if (strlen(w[i].s) == n && !memcmp(w[i].s, s, n))
+		if (w[i].n == n && !memcmp(w[i].s, s, n))
 			return w[i].t;
 	return DOT;
 }
