@@ -17,7 +17,7 @@ add_executable(ptxverify tools/ptxverify-main.c ${_vsrc})
 target_include_directories(ptxverify PRIVATE src)
 target_compile_definitions(ptxverify PRIVATE _POSIX_C_SOURCE=200809L)
 target_compile_options(ptxverify PRIVATE -Wall -Wextra -Wpedantic)
-target_link_libraries(ptxverify PRIVATE ${CMAKE_DL_LIBS} m)
+target_link_libraries(ptxverify PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
 
 add_library(mockcuda SHARED ${_vdir}/mockcuda.c)
 target_link_libraries(mockcuda PRIVATE m)
@@ -26,7 +26,7 @@ add_executable(verify-reftest ${_vdir}/reftest.c ${_vsrc})
 target_include_directories(verify-reftest PRIVATE src)
 target_compile_definitions(verify-reftest PRIVATE _POSIX_C_SOURCE=200809L)
 target_compile_options(verify-reftest PRIVATE -Wall -Wextra -Wpedantic)
-target_link_libraries(verify-reftest PRIVATE ${CMAKE_DL_LIBS} m)
+target_link_libraries(verify-reftest PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
 
 add_test(NAME verify/reftest COMMAND verify-reftest)
 

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -184,9 +185,29 @@ mathbind(void)
 	}
 }
 
-static double vcos(double x) { if (!mcos) mathbind(); return mcos(x); }
-static double vlog(double x) { if (!mlog) mathbind(); return mlog(x); }
-static double vexp2(double x) { if (!mexp2) mathbind(); return mexp2(x); }
+/* once a process, whichever thread asks first */
+static pthread_once_t mathonce = PTHREAD_ONCE_INIT;
+
+static double
+vcos(double x)
+{
+	pthread_once(&mathonce, mathbind);
+	return mcos(x);
+}
+
+static double
+vlog(double x)
+{
+	pthread_once(&mathonce, mathbind);
+	return mlog(x);
+}
+
+static double
+vexp2(double x)
+{
+	pthread_once(&mathonce, mathbind);
+	return mexp2(x);
+}
 
 /* x rounded to an integer, ties to even (lrint's answer) */
 static double
