@@ -185,28 +185,14 @@ mathbind(void)
 	}
 }
 
-/* once a process, whichever thread asks first */
-static pthread_once_t mathonce = PTHREAD_ONCE_INIT;
-
-static double
-vcos(double x)
+/* once a process, whichever thread asks first; before mcos, mlog or
+ * mexp2 is called */
+static void
+mathready(void)
 {
-	pthread_once(&mathonce, mathbind);
-	return mcos(x);
-}
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static double
-vlog(double x)
-{
-	pthread_once(&mathonce, mathbind);
-	return mlog(x);
-}
-
-static double
-vexp2(double x)
-{
-	pthread_once(&mathonce, mathbind);
-	return mexp2(x);
+	pthread_once(&once, mathbind);
 }
 
 /* x rounded to an integer, ties to even (lrint's answer) */
@@ -789,11 +775,13 @@ fill(const Vparam *p, void *h, uint64_t seed, int i)
 	size_t k;
 	double a, b;
 
+	if (p->fill == VFrandn)
+		mathready();
 	for (k = 0; k < p->n; k++) {
 		switch (p->fill) {
 		case VFrandn:	/* Box-Muller, one of the pair */
 			a = unit(&s), b = unit(&s);
-			a = sqrt(-2 * vlog(a)) * vcos(6.283185307179586 * b);
+			a = sqrt(-2 * mlog(a)) * mcos(6.283185307179586 * b);
 			vstore(p->type, h, k, isfloat(p->type) ? a : 64 * a);
 			break;
 		case VFuniform:
@@ -825,6 +813,7 @@ vrefrow(double *out, double *s, const Vtype t[3], const void *q,
 	double m = -INFINITY, l = 0, dot;
 	size_t j, c;
 
+	mathready();
 	for (j = 0; j < seq; j++) {
 		dot = 0;
 		for (c = 0; c < d; c++)
@@ -837,7 +826,7 @@ vrefrow(double *out, double *s, const Vtype t[3], const void *q,
 	for (c = 0; c < d; c++)
 		out[c] = 0;
 	for (j = 0; j < seq; j++) {
-		double p = vexp2(s[j] - m);
+		double p = mexp2(s[j] - m);
 		l += p;
 		for (c = 0; c < d; c++)
 			out[c] += p * vload(t[2], v, (kvbase + j) * d + c);
