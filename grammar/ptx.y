@@ -378,9 +378,7 @@ stmt
 	| LOC lnum lnum lnum ',' fnname ',' inlined
 		{ addstmt(P, mkloc(P, $2, $3, $4, $6, $8), &@$); }
 	| PRAGMA strs ';'
-		{ Stmt *s = mkstmt(P, Spragma, 0);
-		  s->decl = mkdecl(P, $2, (NL){0}, 0);
-		  addstmt(P, s, &@$); }
+		{ addstmt(P, mkpragma(P, $2), &@$); }
 	| CALLPROTO toks ';'
 		{ Stmt *s = mkstmt(P, Sdir, interns(".callprototype"));
 		  s->decl = mkdecl(P, $2, (NL){0}, 0);

@@ -1045,27 +1045,23 @@ plainloc(Parser *P, const uint32_t v[3])
 	uint32_t h = (v[0] * 0x9e3779b1u ^ v[1]) * 0x85ebca6bu ^ v[2];
 	Locl **slot, *ll;
 
-	if (!P->locmemo)
-		P->locmemo = calloc(Nlocmemo, sizeof *P->locmemo);
-	slot = P->locmemo ? &P->locmemo[(h * 0xc2b2ae35u) >> (32 - Locbits)] : 0;
-	if (slot && (ll = *slot) && !memcmp(ll->loc, v, sizeof ll->loc))
+	if (!P->locmemo && !(P->locmemo = calloc(Nlocmemo, sizeof *slot)))
+		die("out of memory");
+	slot = &P->locmemo[(h * 0xc2b2ae35u) >> (32 - Locbits)];
+	if ((ll = *slot) && !memcmp(ll->loc, v, sizeof ll->loc))
 		return ll;
 	ll = zalloc(P->a, sizeof *ll);  /* outlives the statement */
 	memcpy(ll->loc, v, sizeof ll->loc);
-	if (slot)
-		*slot = ll;
-	return ll;
+	return *slot = ll;
 }
 
-/* .pragma "text"; as the grammar's PRAGMA strs ';' builds it */
+/* .pragma "text", ...; in a body (the grammar's and the fast path's) */
 Stmt *
-mkpragma(Parser *P, Tok str)
+mkpragma(Parser *P, SL strs)
 {
 	Stmt *s = mkstmt(P, Spragma, 0);
-	SL l = {0};
 
-	slpush(P, &l, tokstr(P, str));
-	s->decl = mkdecl(P, l, (NL){0}, 0);
+	s->decl = mkdecl(P, strs, (NL){0}, 0);
 	return s;
 }
 

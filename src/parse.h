@@ -122,7 +122,7 @@ void fastclsinit(void);
 size_t locmatch(const char *, Tok v[3]);
 size_t labelmatch(const char *);
 size_t pragmamatch(const char *, Tok *);
-Stmt *mkpragma(Parser *, Tok);
+Stmt *mkpragma(Parser *, SL strs);
 size_t initmatch(const char *);
 enum { Cid = 1, Cmod = 2, Cdig = 4, Chex = 8, Csp = 16, Cidfirst = 32 };
 extern uint8_t fastcls[256];     /* made by fastclsinit */
