@@ -295,13 +295,14 @@ fillcfg(Func *f, Module *m)
 	Arena *a;
 	Ana *A;
 	uint32_t nb = 0;
+	int sm;
 
 	freeana(f);
 	a = anew();
 	A = f->ana = zalloc(a, sizeof *A);
 	A->a = a;
-	if (m && m->target && !strncmp(m->target, "sm_", 3))
-		A->sm = atoi(m->target + 3);
+	if (m && (sm = smtarget(m->target, 0)) >= 0)
+		A->sm = sm;
 	A->nword = (f->nreg + 63) / 64;
 	if (!A->nword)
 		A->nword = 1;

@@ -447,10 +447,9 @@ lintfunc(Func *f, Module *m, Finding *out, uint32_t max)
 static int
 budgettarget(Str t)
 {
-	size_t n = t ? strlen(t) : 0;
+	char x;
 
-	return n > 4 && !strncmp(t, "sm_", 3) && atoi(t + 3) >= 90
-		&& (t[n - 1] == 'a' || t[n - 1] == 'f');
+	return smtarget(t, &x) >= 90 && (x == 'a' || x == 'f');
 }
 
 /* Can either finding be made at all?  One needs a setmaxnreg, the

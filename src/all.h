@@ -690,6 +690,8 @@ uint32_t strhash(const char *, size_t); /* intern's hash */
 int ptxint(const char *, int64_t *);    /* an integer literal's value */
 int ptxintn(const char *, size_t, int64_t *);
 int ptxints(const char *, int64_t *, int max);
+int u32cmp(const void *, const void *);  /* qsort: uint32_t */
+int smtarget(Str, char *suffix);         /* sm_90a: 90, 'a' */
 int ptxoff(Str off, int64_t *);         /* "+8", "-8", "+-8" */
 long ctathreads(const Func *);          /* .reqntid/.maxntid, or 0 */
 int setmaxcount(const Stmt *);          /* setmaxnreg's count, or -1 */

@@ -69,14 +69,6 @@ lbcmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static int
-u32cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Labels are scoped like registers: inline asm blocks reuse names such
  * as "waitLoop" in every { } they open.  A duplicate is one in the same
  * scope, reported in the order of the text; a label a directive follows
@@ -651,10 +643,11 @@ oldtarget(Str target)
 static uint8_t
 missing(Str target)
 {
-	if (!target || strncmp(target, "sm_", 3))
+	char x;
+	int v = smtarget(target, &x);
+
+	if (v < 0)
 		return 0;
-	int v = atoi(target + 3);
-	char x = target[strlen(target) - 1];
 	return (strcmp(target, "sm_90a") ? Fwg : 0)
 		| (v >= 100 && v < 120 && (x == 'a' || x == 'f') ? 0 : Ftc);
 }

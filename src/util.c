@@ -1,5 +1,6 @@
 /* util.c: arenas, interned strings, errors, files. */
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MAP_POPULATE */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +498,31 @@ ptxintn(const char *s, size_t n, int64_t *v)
 		return 0;
 	*v = (int64_t)x;
 	return 1;
+}
+
+/* qsort's order of uint32_t */
+int
+u32cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* An sm_ target's number (sm_90a: 90, sm_100f: 100) and, where suffix,
+ * its last letter ('a', 'f'; 0 where it ends in a digit); -1 for any
+ * other target (compute_, none).  check's families, the setmaxnreg
+ * lint and the CFG's ISA level read targets through it. */
+int
+smtarget(Str t, char *suffix)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	if (n < 3 || strncmp(t, "sm_", 3))
+		return -1;
+	if (suffix)
+		*suffix = isalpha((unsigned char)t[n - 1]) ? t[n - 1] : 0;
+	return atoi(t + 3);
 }
 
 int

@@ -583,14 +583,6 @@ matcha(Ve *v, Cnt *c, uint32_t q, int32_t x, Tree *t)
 	return 1;
 }
 
-static int
-ucmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* ---- B' ---- */
 
 static Opnd *
@@ -667,7 +659,7 @@ treefor(Ve *v, Cnt *c, uint32_t i, int32_t *st, Tree *t)
 	if (!matcha(v, c, c->at[r], x, t))
 		return bad(v, s, "the original does not compute the new "
 			"register's value into the copy's destination");
-	qsort(t->at, t->n, sizeof *t->at, ucmp);
+	qsort(t->at, t->n, sizeof *t->at, u32cmp);
 	return 0;
 }
 
