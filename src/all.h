@@ -267,8 +267,9 @@ typedef struct Reg {    /* 24 bytes: %r<100000> makes 100,000 */
 
 /* A scalar type as check's operand rule reads it: the kind (.b, .u or
  * .s, .f, .pred) and the size (8 to 64 bits), in one byte; 0 for any
- * other type (.f16x2, .bf16, .b128, a vector) and for what is no type. */
-enum { Tkb = 1, Tki = 2, Tkf = 3, Tkp = 4 };
+ * other type (.bf16, .b128, a vector) and for what is no type.  Tkh is
+ * a register's only: an .f16x2 register (typecheck.h, fits). */
+enum { Tkb = 1, Tki = 2, Tkf = 3, Tkp = 4, Tkh = 5 };
 #define tkind(c) ((c) >> 3)
 #define tsize(c) ((c) & 7)      /* 1: 8 bits, 2: 16, 3: 32, 4: 64 */
 

@@ -168,7 +168,8 @@ units(Decl *d, uint8_t *pred, Str *type, uint8_t *tcode)
 			w = bits > 64 ? 4 : bits > 32 ? 2 : 1;
 		}
 	}
-	*tcode = vec ? 0 : typecode(*type);
+	*tcode = vec ? 0 : *type && !strcmp(*type, ".f16x2") ? Tkh << 3 | 3
+		: typecode(*type);
 	return *pred ? 0 : (uint8_t)(w * v);
 }
 

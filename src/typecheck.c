@@ -53,7 +53,8 @@ badcount(Diag *d, const Stmt *s, const Mtypes *y)
 		opinfo[s->op].name, y->least, n, s->nop);
 }
 
-/* div.f32: "div.f32 needs one of .rn .rz .rm .rp .approx .full" */
+/* div.f32: "div.f32 needs one of .rn .rz .rm .rp .approx .full";
+ * add.lo.u32: "add.u32 takes no .lo" */
 static NOINLINE void
 badround(Diag *d, const Stmt *s, const Mtypes *y)
 {
@@ -63,7 +64,15 @@ badround(Diag *d, const Stmt *s, const Mtypes *y)
 	for (const char *p = y->need; *p; p++)
 		q += sprintf(q, "%s%c", p == y->need || p[-1] == ' ' ? "." : "",
 			*p);
-	if (y->extra)
+	if (y->extra && !*y->need)     /* add.lo.u32, min.rn.f32 */
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"no %s (ptxas: illegal modifier)", opinfo[s->op].name,
+			s->mod[s->nmod - 1], y->extra);
+	else if (y->extra && inset(y->need, y->extra + 1))   /* mul.lo.hi */
+		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
+			"one of %s, not two (ptxas: illegal modifier)",
+			opinfo[s->op].name, s->mod[s->nmod - 1], buf);
+	else if (y->extra)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
 			"no %s, only %s%s (ptxas: illegal modifier)",
 			opinfo[s->op].name, s->mod[s->nmod - 1], y->extra,
@@ -147,61 +156,99 @@ cvtround(const Stmt *s, const uint8_t t[2])
 		: 0;
 }
 
-/* The rounding or approximation a float instruction must name, as
- * ptxas 13.0 says ("Rounding modifier required", "Illegal modifier"),
- * tried for each opcode, type and modifier: per opcode and size (f16,
- * f32, f64) the modifiers of which it needs one; another of the kind
- * (.rn .rz .rm .rp .rni .rzi .rmi .rpi .approx .full) is refused too.
- * mul and mad of integers need .lo, .hi or .wide. */
-static const struct Needs {
+/* The modifiers of rounding's kind (.rn .rz .rm .rp, .rni .rzi .rmi
+ * .rpi, .approx, .full, .lo, .hi, .wide) and .ftz and .sat that each
+ * opcode takes, as ptxas 13.0 says ("Rounding modifier required",
+ * "Illegal modifier"), tried for each opcode here with 13 types and 25
+ * lists of modifiers (tools/typeprobe.py, flags): by column (integer
+ * and bit types, f16, f32, f64) set[] the kind's words it takes, need
+ * a bit a column where it wants one of them, flag[] .ftz (Fz) and .sat
+ * (Fs).  ptxas holds finer rules this does not (.sat of an integer only
+ * on .s32, flushsat below; mad's only with .hi; rcp.approx.f64 only with
+ * .ftz): a miss, never a false error.  Other modifiers (.cc, .relu,
+ * .NaN) are not judged, nor opcodes not here. */
+enum { Fz = 1, Fs = 2 };
+#define RZMP "rn rz rm rp"
+static const struct Takes {
 	uint16_t op;
-	const char *f[3];
-} needs[] = {
-	{Omad, {0, "rn rz rm rp", "rn rz rm rp"}},
-	{Ofma, {"rn", "rn rz rm rp", "rn rz rm rp"}},
-	{Odiv, {0, "rn rz rm rp approx full", "rn rz rm rp"}},
-	{Orcp, {0, "rn rz rm rp approx", "rn rz rm rp approx"}},
-	{Osqrt, {0, "rn rz rm rp approx", "rn rz rm rp"}},
-	{Orsqrt, {0, "approx", "approx"}},
-	{Oex2, {"approx", "approx", 0}},
-	{Otanh, {"approx", "approx", 0}},
-	{Olg2, {0, "approx", 0}},
-	{Osin, {0, "approx", 0}},
-	{Ocos, {0, "approx", 0}},
+	uint8_t need, flag[4];
+	const char *set[4];
+} takes[] = {
+	{Oadd, 0, {Fs, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Osub, 0, {Fs, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Oaddc, 0, {Fs}, {0}},
+	{Osubc, 0, {Fs}, {0}},
+	{Omul, 1, {0, Fz|Fs, Fz|Fs, 0}, {"lo hi wide", "rn", RZMP, RZMP}},
+	{Omad, 1|4|8, {Fs, 0, Fz|Fs, 0}, {"lo hi wide", 0, RZMP, RZMP}},
+	{Omul24, 1, {0}, {"lo hi"}},
+	{Omad24, 1, {Fs}, {"lo hi"}},
+	{Ofma, 2|4|8, {0, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Odiv, 4|8, {0, 0, Fz, 0}, {0, 0, RZMP " approx full", RZMP}},
+	{Orcp, 4|8, {0, 0, Fz, Fz}, {0, 0, RZMP " approx", RZMP " approx"}},
+	{Osqrt, 4|8, {0, 0, Fz, 0}, {0, 0, RZMP " approx", RZMP}},
+	{Orsqrt, 4|8, {0, 0, Fz, Fz}, {0, 0, "approx", "approx"}},
+	{Oex2, 2|4, {0, 0, Fz}, {0, "approx", "approx"}},
+	{Otanh, 2|4, {0}, {0, "approx", "approx"}},
+	{Olg2, 4, {0, 0, Fz}, {0, 0, "approx"}},
+	{Osin, 4, {0, 0, Fz}, {0, 0, "approx"}},
+	{Ocos, 4, {0, 0, Fz}, {0, 0, "approx"}},
+	{Oabs, 0, {0, Fz, Fz}, {0}}, {Oneg, 0, {0, Fz, Fz}, {0}},
+	{Omin, 0, {0, Fz, Fz}, {0}}, {Omax, 0, {0, Fz, Fz}, {0}},
+	{Osetp, 0, {0, Fz, Fz}, {0}},
+#define NONE(o) {o, 0, {0}, {0}}
+	NONE(Osad), NONE(Orem), NONE(Opopc), NONE(Oclz), NONE(Obfind),
+	NONE(Obrev), NONE(Obfe), NONE(Obfi), NONE(Ofns), NONE(Ocopysign),
+	NONE(Otestp), NONE(Oselp), NONE(Oand), NONE(Oor), NONE(Oxor),
+	NONE(Onot), NONE(Ocnot), NONE(Olop3), NONE(Oshf), NONE(Oshl),
+	NONE(Oshr), NONE(Omov), NONE(Oprmt), NONE(Old), NONE(Oldu), NONE(Ost),
+#undef NONE
 };
 
+/* Of rounding's kind (takes above)?  setp's .lo and .hi are not: they
+ * compare (unsigned lower, higher). */
+static int
+roundkind(Str m, uint16_t op)
+{
+	return roundmod(m) || !strcmp(m, ".approx") || !strcmp(m, ".full")
+		|| ((!strcmp(m, ".lo") || !strcmp(m, ".hi")) && op != Osetp)
+		|| !strcmp(m, ".wide");
+}
+
+/* y's need and extra, and a .ftz or .sat flushsat let by (y->flush) */
 static void
 rounding(Mtypes *y, const Stmt *s, int t)
 {
-	const char *set = 0;
-	int have = 0;
+	const struct Takes *e = 0;
+	int have = 0, c = tkind(t) == Tkf ? tsize(t) - 1 : 0;
 
-	if (tkind(t) == Tki && (s->op == Omul || s->op == Omad))
-		set = "lo hi wide";
-	for (size_t i = 0; tkind(t) == Tkf && i < countof(needs); i++)
-		if (needs[i].op == s->op)
-			set = needs[i].f[tsize(t) - 2];
-	if (!set)
+	for (size_t i = 0; i < countof(takes) && !e; i++)
+		if (takes[i].op == s->op)
+			e = &takes[i];
+	if (!e || c > 3)
 		return;
+	const char *set = e->set[c] ? e->set[c] : "";
+	Str one = 0;
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
-		int kind = roundmod(m) || !strcmp(m, ".approx")
-			|| !strcmp(m, ".full") || !strcmp(m, ".lo")
-			|| !strcmp(m, ".hi") || !strcmp(m, ".wide");
-		if (kind && inset(set, m + 1))
-			have = 1;
-		else if (kind)
-			y->extra = m;
+		if (roundkind(m, s->op)) {
+			if (inset(set, m + 1) && (!one || one == m))
+				have = 1;
+			else    /* not its, or a second (mul.lo.hi) */
+				y->extra = m;
+			one = m;
+		} else if (!y->flush && ((!strcmp(m, ".ftz")
+		&& !(e->flag[c] & Fz)) || (!strcmp(m, ".sat")
+		&& !(e->flag[c] & Fs))))
+			y->flush = m;
 	}
-	if (!have || y->extra)
+	if ((e->need >> c & 1 && !have) || y->extra)
 		y->need = set;
 }
 
 /* .ftz and .sat where the type rules them out, as ptxas 13.0 says
  * ("Illegal modifier"), tried on 43 opcode forms with 12 types: .ftz is
  * a float's, of an .f64 only in rcp and rsqrt; .sat a float's but an
- * .f64's, or an .s32's.  Which opcodes take them is not asked (a
- * miss, never a false error). */
+ * .f64's, or an .s32's.  Which opcodes take them is takes[]'s. */
 static Str
 flushsat(const Stmt *s, int t, Str type)
 {
@@ -265,12 +312,14 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 	/* an unknown modifier may be PTX's next rounding (warned of) */
 	if (s->op == Ocvt && y->known)
 		y->round = cvtround(s, t);
-	else if (n == 1 && y->known && !kn->old)
-		rounding(y, s, t[0]);
-	if (n == 1 && y->known && !kn->old)
+	int bad = n == 1 && opinfo[s->op].typeset
+		&& !intypeset(opinfo[s->op].typeset, first);
+	if (s->op != Ocvt && n == 1 && y->known && !kn->old) {
 		y->flush = flushsat(s, t[0], first);
-	if (n == 1 && opinfo[s->op].typeset
-	&& !intypeset(opinfo[s->op].typeset, first)) {
+		if (!bad)       /* fma.rn.s32: no .s32 says it all */
+			rounding(y, s, t[0]);
+	}
+	if (bad) {
 		y->bad = first; /* add.b32: no register rule either */
 		return;
 	}
@@ -291,6 +340,8 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 		y->want[y->n] = (uint8_t)w;
 		if (l == 'R' || l == 'Q')
 			y->wider |= (uint8_t)(1 << y->n);
+		if (l == 'U' || l == 'P')
+			y->fixed |= (uint8_t)(1 << y->n);
 		y->n++;
 	}
 	if (!strchr(sig, '|'))
@@ -329,7 +380,23 @@ typeop(Diag *d, const Func *f, const Stmt *s, const Opnd *o, int t,
 		opinfo[s->op].name, buf);
 }
 
-/* b, an address's register, is a float or a predicate */
+/* o, a vector of registers like r, does not fit where type t is wanted */
+NOINLINE void
+typevec(Diag *d, const Stmt *s, const Opnd *o, const Reg *r, int t)
+{
+	char buf[64];
+
+	wants(buf, sizeof buf, t, 1);
+	if (tkind(t) == Tkf)    /* and an integer of its size */
+		snprintf(buf, sizeof buf, "%d bits, or .b%d", 4 << tsize(t),
+			8 << tsize(t));
+	diag(d, "error", s->pos, s->text.off, s->text.len, "a vector of %u "
+		"%s registers, where %s%s takes %s (ptxas: arguments "
+		"mismatch)", o->nsub, r->type, opinfo[s->op].name,
+		s->mod[s->nmod - 1], buf);
+}
+
+/* b, an address's register, is a float, a predicate or an .f16x2 */
 NOINLINE void
 typeaddr(Diag *d, const Func *f, const Stmt *s, const Opnd *b)
 {

@@ -19,6 +19,7 @@ typedef struct Mtypes {
 	uint8_t least, most;    /* operands it has; 0: not counted */
 	uint8_t local;      /* .local: an address may be a number */
 	uint8_t wider;      /* a bit a slot: it takes wider registers */
+	uint8_t fixed;      /* a bit a slot: .u32 or .pred whatever the type */
 	uint8_t want[Maxslot];  /* typecode, or Waddr, or 0: anything */
 	Str bad;            /* a type the opcode does not take (typeset) */
 	const char *round;  /* what is wrong with a cvt's rounding, or 0 */
@@ -75,12 +76,19 @@ void typeaddr(Diag *, const Func *, const Stmt *, const Opnd *);
  * type a larger one of any kind, a float type a larger .b one.  Each
  * pair of 15 register types and the types of 90 instruction forms
  * tried with ptxas 13.0 (bench/RESULTS-trust.md, forty-seventh
- * session). */
+ * session).  An .f16x2 register (Tkh) ptxas 13.0 takes as a 32-bit
+ * integer, but not in a slot whose type the opcode fixes (fixed: shl's
+ * amount, bfe's position, setp's and selp's predicates; as an address
+ * neither), and, stranger, in a .pred slot of the instruction's type
+ * (and.pred, mov.pred) as well. */
 static inline int
-fits(int t, int r, int wider)
+fits(int t, int r, int wider, int fixed)
 {
 	int kt = tkind(t), kr = tkind(r);
 
+	if (kr == Tkh)
+		return !fixed && (kt == Tkp || ((kt == Tkb || kt == Tki)
+			&& (tsize(t) == 3 || (wider && tsize(t) < 3))));
 	if (kt == Tkp || kr == Tkp)
 		return kt == kr;
 	if (tsize(r) == tsize(t))
@@ -89,13 +97,28 @@ fits(int t, int r, int wider)
 		&& (kt == Tkb || kr == Tkb || (kt == Tki && kr == Tki));
 }
 
+/* A vector's registers, all of type r, where ld or st of type t reads
+ * or writes them: as a scalar's, wider (fits), and a float type takes
+ * an integer register of its size too (ld.v2.f32 into .u32 registers,
+ * which ld.f32 refuses).  Every type of ld and st .v2 with every two of
+ * 16 register types tried with ptxas 13.0; registers of two types in
+ * one vector ptxas judges by rules this does not hold ({.b32, .pred}
+ * passes where {.pred, .pred} does not, and ld.v2.f32 takes {.u64,
+ * .s64} and not {.u64, .u64}), so those are not checked. */
+static inline int
+vecfits(int t, int r)
+{
+	return fits(t, r, 1, 0) || (tkind(t) == Tkf && tsize(r) == tsize(t)
+		&& tkind(r) != Tkp && tkind(r) != Tkh);
+}
+void typevec(Diag *, const Stmt *, const Opnd *, const Reg *, int);
+
 /* Registers of the wrong type, as ptxas's "Arguments mismatch": add.f32
  * with a .u32 register, add.u32 writing a .u64 one, shl's amount not 32
  * bits, ld.f32 into a .u32, setp writing a .b32.  An instruction with a
  * type this rule does not read (.f16x2, .bf16) and a register of one
- * (.v2, .f16x2: ptxas lets those by) are not checked, nor is a vector:
- * ptxas takes in ld.v2.f32 the .u32 registers it refuses in ld.f32, and
- * in ld.v2.u8 an .f16 beside a .b16.  checkins asks of each operand k
+ * (.v2, .f16x2: ptxas lets those by) are not checked, a vector's registers
+ * by vecfits.  checkins asks of each operand k
  * below y's n as it walks them: most are registers of just the type
  * wanted, one compare each. */
 static inline void
@@ -107,13 +130,23 @@ typeslot(Diag *d, const Func *f, const Stmt *s, const Mtypes *y, uint32_t k,
 	if (o->kind == Preg) {
 		int r = o->reg >= 0 ? f->reg[o->reg].tcode : 0;
 		if (r != w && r && w && w != Waddr
-		&& !fits(w, r, y->wider >> k & 1))
+		&& !fits(w, r, y->wider >> k & 1, y->fixed >> k & 1))
 			typeop(d, f, s, o, w, y->wider >> k & 1);
+	} else if (o->kind == Pvec && w && w != Waddr && y->wider >> k & 1) {
+		const Opnd *e = o->sub;
+		int r = e->kind == Preg && e->reg >= 0 ? f->reg[e->reg].tcode
+			: 0;
+		for (uint32_t i = 1; i < o->nsub && r; i++)
+			if (e[i].kind != Preg || e[i].reg < 0
+			|| f->reg[e[i].reg].type != f->reg[e->reg].type)
+				r = 0;  /* mixed, or a sink: unsaid */
+		if (r && r != w && !vecfits(w, r))
+			typevec(d, s, o, &f->reg[e->reg], w);
 	} else if (w == Waddr) {
 		const Opnd *b = o->kind == Paddr && o->nsub ? o->sub : 0;
 		int r = b && b->kind == Preg && b->reg >= 0
 			? tkind(f->reg[b->reg].tcode) : 0;
-		if (r == Tkf || r == Tkp)
+		if (r == Tkf || r == Tkp || r == Tkh)
 			typeaddr(d, f, s, b);
 		else if (b && b->kind == Pint && !y->local)
 			diag(d, "error", s->pos, s->text.off, s->text.len, "[%s] "
