@@ -264,6 +264,33 @@ flushsat(const Stmt *s, int t, Str type)
 	return 0;
 }
 
+/* setp's comparison against its type, as ptxas 13.0 says ("Mismatch
+ * between instruction type and comparison qualifier"), each of 18
+ * comparisons tried with 11 types: .eq and .ne compare anything; .lt
+ * .le .gt .ge an integer or a float, not bits; .lo .ls .hi .hs an
+ * unsigned integer; the unordered ones (.equ .neu .ltu .leu .gtu .geu)
+ * and .num and .nan a float.  The comparison if it does not fit, or 0. */
+static Str
+cmpwrong(const Stmt *s, int t, Str type)
+{
+	static const char *const need[] = {"eq ne", "lt le gt ge",
+		"lo ls hi hs", "equ neu ltu leu gtu geu num nan"};
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		size_t c = 0;
+		while (c < countof(need) && !inset(need[c], m + 1))
+			c++;
+		if (c == countof(need))
+			continue;
+		int ok = c == 0 || (c == 1 && tkind(t) != Tkb)
+			|| (c == 2 && type[1] == 'u')
+			|| (c == 3 && tkind(t) == Tkf);
+		return ok ? 0 : m;
+	}
+	return 0;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -312,6 +339,8 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 	/* an unknown modifier may be PTX's next rounding (warned of) */
 	if (s->op == Ocvt && y->known)
 		y->round = cvtround(s, t);
+	if (s->op == Osetp && n == 1 && y->known)
+		y->cmp = cmpwrong(s, t[0], first);
 	int bad = n == 1 && opinfo[s->op].typeset
 		&& !intypeset(opinfo[s->op].typeset, first);
 	if (s->op != Ocvt && n == 1 && y->known && !kn->old) {
@@ -410,7 +439,7 @@ const Mtypes *
 typesfill(Known *kn, Mtypes *y, const Stmt *s)
 {
 	mtypes(kn, y, s);
-	y->wrong = y->bad || y->need || y->flush || y->round;
+	y->wrong = y->bad || y->need || y->flush || y->round || y->cmp;
 	return y;
 }
 
@@ -426,6 +455,11 @@ typereport(Diag *d, const Stmt *s, const Mtypes *y)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
 			"no %s (ptxas: illegal modifier)", opinfo[s->op].name,
 			s->mod[s->nmod - 1], y->flush);
+	if (y->cmp)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "setp%s "
+			"does not compare %s (ptxas: mismatch between "
+			"instruction type and comparison qualifier)", y->cmp,
+			s->mod[s->nmod - 1]);
 	if (y->round)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "cvt%s%s %s "
 			"(ptxas: rounding modifier required, or illegal)",

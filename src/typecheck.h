@@ -26,7 +26,8 @@ typedef struct Mtypes {
 	const char *need;   /* the rounding it needs one of (needs[]), */
 	Str extra;          /* and one of the kind that is not of them */
 	Str flush;          /* a .ftz or .sat the type does not take */
-	uint8_t wrong;      /* any of the four above: typereport has to say */
+	Str cmp;            /* a setp comparison the type does not take */
+	uint8_t wrong;      /* any of the five above: typereport has to say */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share

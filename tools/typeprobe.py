@@ -5,9 +5,10 @@ instructions whose registers are of every scalar type in turn, of each
 opcode with every instruction type, of special registers in each kind
 of use, of cvt between every two types with every rounding, of float
 instructions with each rounding, with an operand too few or too many,
-of numbers as addresses in each state space, with .ftz and .sat, of 53
-opcodes with 13 types and 25 lists of rounding, .ftz and .sat, of ld
-and st of vectors of every two register types, and of random such lines, has ptxas and `ptxpress check` read each file, and
+of numbers as addresses in each state space, with .ftz and .sat, of 60
+opcode forms with 13 types and 25 lists of rounding, .ftz and .sat, of ld
+and st of vectors of every two register types, of setp with each
+comparison and type, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -273,6 +274,16 @@ def vectors(mixed):
     return out
 
 
+def compares():
+    """setp with each comparison and type"""
+    return ["setp.%s%s.%s %%qpred_1, %%q%s_2, %%q%s_3%s;"
+            % (c, b, t, t, t, ", %qpred_2" if b else "")
+            for c in ("eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu "
+                      "geu num nan").split()
+            for t in ("b16 b32 b64 u16 u32 s32 u64 s64 f16 f32 f64").split()
+            for b in ("", ".and")]
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -331,7 +342,8 @@ def main():
                 ("roundings", roundings()), ("counts", counts()),
                 ("addresses", addresses()), ("flushes", flushes()),
                 ("modifiers", modifiers()), ("vectors", vectors(False)),
-                ("mixed vectors", vectors(True))] + [
+                ("mixed vectors", vectors(True)),
+                ("compares", compares())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
