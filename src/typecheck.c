@@ -121,25 +121,39 @@ roundmod(Str m)
  * required"), to a float from an integer or a wider float one of .rn
  * .rz .rm .rp, to a wider float none, to a float of its own size none
  * or an integer one, between integers none ("Illegal rounding
- * modifier").  A cvt with a modifier other than these, .sat and .ftz
- * (.relu, .satfinite, .rna) is left alone.  What is wrong, or 0. */
+ * modifier"), and .rna never (it is tf32's).  .sat between integers
+ * only where the value may not fit: not from a type whose every value
+ * the other holds (.u8 to .s16 or .u32; "Illegal modifier").  A cvt
+ * with a modifier other than these and .ftz (.relu, .satfinite) is
+ * left alone.  What is wrong, or 0. */
 static const char *
 cvtround(const Stmt *s, const uint8_t t[2])
 {
-	int fr = 0, ir = 0;     /* float, integer rounding modifiers */
+	int fr = 0, ir = 0, rna = 0, sat = 0;
+	Str ty[2] = {0, 0};
 
-	for (uint32_t k = 0; k < s->nmod; k++) {
+	for (uint32_t k = 0, n = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
 		if (typecode(m))
-			continue;
-		if (roundmod(m))
+			ty[n++ & 1] = m;
+		else if (roundmod(m))
 			m[3] ? ir++ : fr++;
-		else if (strcmp(m, ".sat") && strcmp(m, ".ftz"))
+		else if (!strcmp(m, ".rna"))
+			rna = 1;
+		else if (!strcmp(m, ".sat"))
+			sat = 1;
+		else if (strcmp(m, ".ftz"))
 			return 0;
 	}
 	int fd = tkind(t[0]) == Tkf, fs = tkind(t[1]) == Tkf;
+	if (rna)
+		return "takes no .rna (cvt.rna is tf32's)";
 	if (fr + ir > 1)
 		return "takes one rounding modifier, not two";
+	if (!fd && !fs && sat && ty[0] && ty[1] && (ty[0][1] == ty[1][1]
+	? tsize(t[1]) <= tsize(t[0])
+	: ty[1][1] == 'u' && tsize(t[1]) < tsize(t[0])))
+		return "takes no .sat (every value of the source fits)";
 	if (!fd && !fs)
 		return fr + ir ? "takes no rounding (between integers)" : 0;
 	if (!fd)
