@@ -26,7 +26,9 @@
  *   An instruction has as many operands as letters, fewer by those
  *   after a |, as ptxas counts them ("Arguments mismatch").
  * typeset: the instruction types ptxas takes ("Unexpected instruction
- *   types specified"): b32, u32, s32, f32 ...; i32 is u32 or s32; or 0
+ *   types specified"): b32, u32, s32, f32 ..., f16x2, bf16, bf16x2 (the
+ *   packed and brain-float types, asked of on sm_90a only: older targets
+ *   lack some); i32 is u32 or s32; or 0
  *   where check says nothing.  For an opcode whose modifiers narrow it
  *   (div.rn is a float's, setp.lt takes no .b) the union.
  *
@@ -37,19 +39,19 @@
  */
 
 /* integer and float arithmetic: pure */
-O(add, "add", D0, Kpure, Lalu, "TTT", "i16 i32 i64 f16 f32 f64")
-O(sub, "sub", D0, Kpure, Lalu, "TTT", "i16 i32 i64 f16 f32 f64")
-O(mul, "mul", D0, Kpure, Lalu, "wTT", "i16 i32 i64 f16 f32 f64")
+O(add, "add", D0, Kpure, Lalu, "TTT", "i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
+O(sub, "sub", D0, Kpure, Lalu, "TTT", "i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
+O(mul, "mul", D0, Kpure, Lalu, "wTT", "i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
 O(mad, "mad", D0, Kpure, Lalu, "wTTw", "i16 i32 i64 f32 f64")
 O(mul24, "mul24", D0, Kpure, Lalu, "TTT", "i32")
 O(mad24, "mad24", D0, Kpure, Lalu, "TTTT", "i32")
 O(sad, "sad", D0, Kpure, Lalu, "TTTT", "i16 i32 i64")
 O(div, "div", D0, Kpure, Lsfu, "TTT", "i16 i32 i64 f32 f64")
 O(rem, "rem", D0, Kpure, Lsfu, "TTT", "i16 i32 i64")
-O(abs, "abs", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64")
-O(neg, "neg", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64")
-O(min, "min", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64")
-O(max, "max", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64")
+O(abs, "abs", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64 f16x2 bf16 bf16x2")
+O(neg, "neg", D0, Kpure, Lalu, "TT", "s16 s32 s64 f16 f32 f64 f16x2 bf16 bf16x2")
+O(min, "min", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
+O(max, "max", D0, Kpure, Lalu, "TTT|T", "i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
 O(popc, "popc", D0, Kpure, Lalu, "UT", "b32 b64")
 O(clz, "clz", D0, Kpure, Lalu, "UT", "b32 b64")
 O(bfind, "bfind", D0, Kpure, Lalu, "UT", "i32 i64")
@@ -66,17 +68,17 @@ O(subc, "subc", D0, Kcc, Lalu, "TTT", "i16 i32 i64")
 O(madc, "madc", D0, Kcc, Lalu, "TTTT", 0)
 O(testp, "testp", D0, Kpure, Lalu, "PT", "f32 f64")
 O(copysign, "copysign", D0, Kpure, Lalu, "TTT", "f32 f64")
-O(fma, "fma", D0, Kpure, Lalu, "TTTT", "f16 f32 f64")
+O(fma, "fma", D0, Kpure, Lalu, "TTTT", "f16 f32 f64 f16x2 bf16 bf16x2")
 O(rcp, "rcp", D0, Kpure, Lsfu, "TT", "f32 f64")
 O(sqrt, "sqrt", D0, Kpure, Lsfu, "TT", "f32 f64")
 O(rsqrt, "rsqrt", D0, Kpure, Lsfu, "TT", "f32 f64")
 O(sin, "sin", D0, Kpure, Lsfu, "TT", "f32")
 O(cos, "cos", D0, Kpure, Lsfu, "TT", "f32")
 O(lg2, "lg2", D0, Kpure, Lsfu, "TT", "f32")
-O(ex2, "ex2", D0, Kpure, Lsfu, "TT", "f16 f32")
-O(tanh, "tanh", D0, Kpure, Lsfu, "TT", "f16 f32")
+O(ex2, "ex2", D0, Kpure, Lsfu, "TT", "f16 f32 f16x2 bf16 bf16x2")
+O(tanh, "tanh", D0, Kpure, Lsfu, "TT", "f16 f32 f16x2 bf16 bf16x2")
 O(set, "set", D0, Kpure, Lalu, 0, 0)
-O(setp, "setp", D0, Kpure, Lalu, "PTT|P", "b16 b32 b64 i16 i32 i64 f16 f32 f64")
+O(setp, "setp", D0, Kpure, Lalu, "PTT|P", "b16 b32 b64 i16 i32 i64 f16 f32 f64 f16x2 bf16 bf16x2")
 O(selp, "selp", D0, Kpure, Lalu, "TTTP", "b16 b32 b64 i16 i32 i64 f32 f64")
 O(slct, "slct", D0, Kpure, Lalu, "TTTS", 0)
 O(and, "and", D0, Kpure, Lalu, "TTT", "b16 b32 b64 pred")

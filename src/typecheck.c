@@ -305,6 +305,24 @@ cmpwrong(const Stmt *s, int t, Str type)
 	return 0;
 }
 
+/* .ftz and .sat of the packed and brain-float types, as ptxas 13.0
+ * says of them on 14 opcodes: a .bf16 or .bf16x2 instruction takes
+ * neither but ex2's .ftz; .f16x2's ex2 no .ftz. */
+static Str
+packedflush(const Stmt *s, Str type)
+{
+	int bf = type[1] == 'b';
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		if (!strcmp(m, ".sat") && bf)
+			return m;
+		if (!strcmp(m, ".ftz") && (s->op == Oex2) != bf)
+			return m;
+	}
+	return 0;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -330,19 +348,33 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 		y->known = (uint8_t)modknown(s->mod[k]);
 	if (!sig)
 		return;
+	Str packed = 0;         /* .f16x2, .bf16, .bf16x2 */
+	int ntype = 0;
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str m = s->mod[k];
 		uint8_t c = typecode(m);
+		ntype += c || othertype(m);
 		if (c && n < 2) {
 			first = n ? first : m;
 			t[n++] = c;
 		}
-		else if (c || othertype(m))
+		else if (c || othertype(m)) {
 			n = 3;
+			if (!strcmp(m, ".f16x2") || !strcmp(m, ".bf16")
+			|| !strcmp(m, ".bf16x2"))
+				packed = m;
+		}
 		else if (!strcmp(m, ".wide"))
 			wide = 1;
 		else if (!strcmp(m, ".local"))
 			y->local = 1;
+	}
+	if (packed && ntype == 1 && opinfo[s->op].typeset) {
+		if (!intypeset(opinfo[s->op].typeset, packed))
+			y->bad = packed;        /* and.f16x2 */
+		else if (y->known)
+			y->flush = packedflush(s, packed);
+		return;                 /* no register rule */
 	}
 	if (n != 1 + (strpbrk(sig, "SQ") != 0))
 		return;         /* a type not read, or too few */

@@ -8,7 +8,8 @@ instructions with each rounding, with an operand too few or too many,
 of numbers as addresses in each state space, with .ftz and .sat, of 60
 opcode forms with 13 types and 25 lists of rounding, .ftz and .sat, of ld
 and st of vectors of every two register types, of setp with each
-comparison and type, and of random such lines, has ptxas and `ptxpress check` read each file, and
+comparison and type, of 40 opcode forms with .f16x2, .bf16x2 and .bf16,
+and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -284,6 +285,33 @@ def compares():
             for b in ("", ".and")]
 
 
+# opcodes with a packed or brain-float type, in .b32 (.b16) registers
+PACKED = ["add T, T, T", "sub T, T, T", "mul T, T, T", "add.rn T, T, T",
+          "fma.rn T, T, T, T", "fma.rn.relu T, T, T, T", "neg T, T",
+          "abs T, T", "min T, T, T", "max T, T, T", "min.NaN T, T, T",
+          "max.xorsign.abs T, T, T", "ex2.approx T, T",
+          "ex2.approx.ftz T, T", "tanh.approx T, T", "mov T, T",
+          "ld.global T, [a]", "st.global [a], T", "selp T, T, T, p",
+          "setp.lt p, T, T", "and T, T, T", "div.rn T, T, T", "rcp.rn T, T",
+          "sqrt.rn T, T", "copysign T, T, T", "mad.rn T, T, T, T",
+          "testp.finite p, T", "sin.approx T, T", "lg2.approx T, T",
+          "rsqrt.approx T, T", "mul.ftz T, T, T", "add.ftz T, T, T",
+          "add.sat T, T, T", "fma.rn.sat T, T, T, T",
+          "fma.rn.ftz T, T, T, T", "neg.ftz T, T", "min.ftz T, T, T",
+          "abs.ftz T, T", "tanh.approx.ftz T, T", "max.ftz.NaN T, T, T"]
+
+
+def packed():
+    """PACKED with .f16x2, .bf16x2 and .bf16"""
+    out = []
+    for t, r in (("f16x2", "b32"), ("bf16x2", "b32"), ("bf16", "b16")):
+        for form in PACKED:
+            op, rest = form.split(" ", 1)
+            out.append(fill("%s.%s %s" % (op, t, rest),
+                            lambda k, own: r if own in (t,) else own))
+    return out
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -343,7 +371,7 @@ def main():
                 ("addresses", addresses()), ("flushes", flushes()),
                 ("modifiers", modifiers()), ("vectors", vectors(False)),
                 ("mixed vectors", vectors(True)),
-                ("compares", compares())] + [
+                ("compares", compares()), ("packed", packed())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
             fp, fn, ok = compare(lines, px, ptxas, tmp)
