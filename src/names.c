@@ -16,20 +16,24 @@
  *     runtime functions no file declares (ZLUDA's in the corpus), and
  *     Ocelot's calls name a .callprototype's label; such files are
  *     read, written and rewritten as any other, ptxas or not.
- * An .extern declaration after a static definition, which ptxas refuses
- * too, is left alone: whether a definition is static depends on
- * linkage rules this reader does not model. */
+ *   - linkage (funclink below): a function's declarations agree with
+ *     the first, none after .visible or .weak; nothing defines one
+ *     declared .extern; a variable declared .extern is not then defined
+ *     static (no linkage).  A static variable first, then .extern, ptxas
+ *     takes. */
 #include <stdlib.h>
 #include <string.h>
 #include "all.h"
 
 enum { Nfunc, Nvar, Nextern };
+enum { Lnone, Lextern, Lvisible, Lweak, Lcommon };
 
 typedef struct Name {
 	Str name;
 	uint32_t order;     /* item, or statement, in text order */
 	uint8_t kind;       /* Nfunc, Nvar, Nextern */
 	uint8_t entry, body;
+	uint8_t link;       /* Lnone, Lextern ... (linkage) */
 	uint32_t scope;
 	uint32_t nth;       /* how many of this name came before it */
 	Pos pos;
@@ -162,20 +166,52 @@ isvar(const Decl *x)
 	return 0;
 }
 
-static int
-isextern(const Decl *x)
+/* The linkage attrs name: Lnone (static) or the first of them */
+static uint8_t
+linkage(const Str *attr, uint32_t n)
 {
-	for (uint32_t i = 0; i < x->nattr; i++)
-		if (!strcmp(x->attr[i], ".extern"))
-			return 1;
-	return 0;
+	static const char *const word[] = {".extern", ".visible", ".weak",
+		".common"};
+
+	for (uint32_t i = 0; i < n; i++)
+		for (size_t k = 0; k < countof(word); k++)
+			if (!strcmp(attr[i], word[k]))
+				return (uint8_t)(Lextern + k);
+	return Lnone;
+}
+
+/* A function's linkage against what came before, as ptxas 13.0 holds
+ * it (each order of two and three declarations and a definition with
+ * each of four linkages tried, 180 cases): every declaration names the
+ * first one's linkage, or none after .visible or .weak; nothing
+ * defines a function declared .extern ("Inconsistent redefinition",
+ * "Function definition conflicts with '.extern' declaration").  The
+ * first's linkage, or -1 before any, is *first. */
+static const char *
+funclink(const Name *x, int *first, int *ext)
+{
+	const char *why = 0;
+
+	if (x->body && (*ext || x->link == Lextern))
+		why = "function '%s' defined, where .extern says it is "
+			"not (ptxas: definition conflicts with '.extern' "
+			"declaration)";
+	else if (*first >= 0 && x->link != *first && !(x->link == Lnone
+	&& (*first == Lvisible || *first == Lweak)))
+		why = "function '%s' declared with a linkage other than its "
+			"first declaration's (ptxas: inconsistent "
+			"redefinition)";
+	if (*first < 0)
+		*first = x->link;
+	*ext |= x->link == Lextern;
+	return why;
 }
 
 /* Module scope, one name's entries in text order from v. */
 static void
 modgroup(Errs *E, const Name *v, uint32_t n)
 {
-	int fn = 0, def = 0, var = 0, entry = 0;
+	int fn = 0, def = 0, var = 0, entry = 0, first = -1, ext = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const Name *x = &v[i];
@@ -189,6 +225,8 @@ modgroup(Errs *E, const Name *v, uint32_t n)
 				why = x->body ? "function '%s' defined twice"
 					: "function '%s' declared after its "
 					"definition";
+			else
+				why = funclink(x, &first, &ext);
 			fn = 1;
 			entry = x->entry;
 			def |= x->body;
@@ -197,6 +235,11 @@ modgroup(Errs *E, const Name *v, uint32_t n)
 				why = "'%s' is a function and a variable";
 			else if (x->kind == Nvar && var == Nvar)
 				why = "variable '%s' defined twice";
+			else if (x->kind == Nvar && var == Nextern
+			&& x->link == Lnone)
+				why = "variable '%s' declared .extern, defined "
+					"static here (ptxas: an .extern variable "
+					"cannot be resolved by a .static one)";
 			if (!var || x->kind == Nvar)
 				var = x->kind;
 		}
@@ -217,21 +260,25 @@ checknames(Module *m, Diag *d)
 	for (uint32_t i = 0; i < m->nitem; i++) {
 		const Item *t = &m->item[i];
 		if (t->kind == Ifunc)
-			push(&N, (Name){t->fn->name, i, Nfunc, t->fn->entry,
-				t->fn->body, 0, 0, t->pos, t->text});
+			push(&N, (Name){.name = t->fn->name, .order = i,
+				.kind = Nfunc, .entry = t->fn->entry,
+				.body = t->fn->body, .link = linkage(t->fn->attr,
+				t->fn->nattr), .pos = t->pos, .text = t->text});
 		if (t->kind != Idecl || !isvar(t->decl))
 			continue;
+		uint8_t l = linkage(t->decl->attr, t->decl->nattr);
 		for (uint32_t k = 0; k < t->decl->nname; k++)
-			push(&N, (Name){t->decl->name[k].name, i,
-				isextern(t->decl) ? Nextern : Nvar, 0, 0, 0, k,
-				t->pos, t->text});
+			push(&N, (Name){.name = t->decl->name[k].name,
+				.order = i, .kind = l == Lextern ? Nextern
+				: Nvar, .link = l, .nth = k, .pos = t->pos,
+				.text = t->text});
 	}
 	if (N.n > 1)
 		qsort(N.v, N.n, sizeof *N.v, byname);
 	for (uint32_t i = 0, j; i < N.n; i = j) {
 		for (j = i + 1; j < N.n && N.v[j].name == N.v[i].name; j++)
 			;
-		if (j - i > 1)
+		if (j - i > 1 || (N.v[i].body && N.v[i].link == Lextern))
 			modgroup(&E, &N.v[i], j - i);
 	}
 	flush(m, d, &E);
@@ -297,8 +344,9 @@ scopebegin(Nscope *S, uint32_t at)
 	for (uint32_t i = 0; i < f->nret + f->npar; i++) {
 		const Decl *x = i < f->nret ? &f->ret[i] : &f->par[i - f->nret];
 		for (uint32_t k = 0; k < x->nname; k++)
-			push(&S->N, (Name){x->name[k].name, S->order++, Nvar,
-				0, 0, 0, 0, t->pos, t->text});
+			push(&S->N, (Name){.name = x->name[k].name,
+				.order = S->order++, .kind = Nvar,
+				.pos = t->pos, .text = t->text});
 	}
 }
 
@@ -315,8 +363,9 @@ scopestmt(Nscope *S, Diag *d, const Stmt *s)
 	if (s->kind != Sdecl || !isvar(s->decl))
 		return;
 	for (uint32_t k = 0; k < s->decl->nname; k++)
-		push(&S->N, (Name){s->decl->name[k].name, S->order++, Nvar,
-			0, 0, S->sc.cur, k, s->pos, s->text});
+		push(&S->N, (Name){.name = s->decl->name[k].name,
+			.order = S->order++, .kind = Nvar, .scope = S->sc.cur,
+			.nth = k, .pos = s->pos, .text = s->text});
 }
 
 /* The function ends: the second of a name in one scope is the error. */
@@ -376,7 +425,7 @@ scopecall(Nscope *S, Diag *d, const Stmt *s)
 	for (uint32_t k = 0; k <= S->at && !h; k++)
 		if (m->item[k].kind == Ifunc && m->item[k].fn->name == g)
 			h = m->item[k].fn;
-	Name x = {g, 0, 0, 0, 0, 0, 0, s->pos, s->text};
+	Name x = {.name = g, .pos = s->pos, .text = s->text};
 	if (!h)
 		diagat(m, d, "warning", &x, 0, "call to '%s', which no .func "
 			"declared before it names: ptxas wants one "

@@ -6,10 +6,13 @@
 # refuses that ptxas takes fails the test.  Lines ptxas refuses and check takes are
 # misses: check may say less than ptxas, never more, but more than a
 # quarter of any set missed (the rules at this writing miss at most 18 %,
-# the binary before them 75 %) fails too.
+# the binary before them 75 %) fails too.  Then the linkage rules
+# (tools/linkprobe.py: 643 modules of declarations and definitions),
+# where any false error fails.
 # usage: typeprobe.sh PTXPRESS TOPDIR
 set -u
 px=$1 top=$2
 . "$top/tests/needptxas.sh"
 command -v python3 >/dev/null 2>&1 || { echo "no python3; skipped"; exit 77; }
-TYPEPROBE_MAXMISS=0.25 python3 "$top/tools/typeprobe.py" "$px" "$(command -v ptxas)" 1
+TYPEPROBE_MAXMISS=0.25 python3 "$top/tools/typeprobe.py" "$px" "$(command -v ptxas)" 1 || exit 1
+python3 "$top/tools/linkprobe.py" "$px" "$(command -v ptxas)"
