@@ -760,6 +760,9 @@ void irdump(Buf *, const Module *);
 /* ---- check.c ---- */
 int check(Module *, Diag *);
 
+/* ---- constkind.c ---- */
+int constkind(const char *, int *bits);  /* 'i', 'f', 'x' (refused), 0 */
+
 /* ---- names.c ---- */
 /* Scope numbers as a body's { } nest: the body is 0, each { } a new
  * number, back to the enclosing one at its }.  Zeroed to start. */

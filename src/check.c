@@ -370,8 +370,8 @@ typeclass(Str m)
  * 0f3F800000), and of a float of another width on a .b one: 0f is 32
  * bits, 0d and a decimal float 64 (mov.b64 %rd, 1.0 passes, mov.b32
  * %r, 1.0 does not; each tried with ptxas 13.0: tests/front/err-immkind,
- * ok/immkind).  Leaves only: a constant expression's kind is not worked
- * out here. */
+ * ok/immkind), and of a constant expression by its kind (constkind.c:
+ * err-constexpr). */
 static void
 checkimm(Diag *d, const Stmt *s, uint32_t imm)
 {
@@ -404,11 +404,24 @@ checkimm(Diag *d, const Stmt *s, uint32_t imm)
 		/* a 0f pattern is 32 bits, 0d and a decimal float 64 */
 		int fbits = o->kind != Pflt ? 0 : o->s[0] == '0'
 			&& (o->s[1] == 'f' || o->s[1] == 'F') ? 32 : 64;
+		int ek = o->kind == Pexpr ? constkind(o->s, &fbits) : 0;
+		if (ek != 'f')
+			fbits = o->kind == Pflt ? fbits : 0;
 		/* selp.f32's and setp.and.f32's last operand is a
 		 * predicate, which takes 1 or 0 and no float */
 		int pred = sig && *sig == 'P';
 		int oc = pred ? 'i' : c;
-		const char *why = o->kind == Pint && oc == 'f' ? "an integer"
+		if (ek == 'x') {
+			diag(d, "error", s->pos, s->text.off, s->text.len,
+				"constant expression %s: an integer and a "
+				"float together, or a float where only "
+				"integers go (ptxas: constant expression type "
+				"mismatch, integer constant expression expected)",
+				o->s);
+			continue;
+		}
+		const char *why = (o->kind == Pint || ek == 'i') && oc == 'f'
+			? "an integer"
 			: fbits && oc == 'i' ? "a float"
 			: fbits && oc == 'b' && fbits != bits ? fbits == 32
 			? "a 32-bit float" : "a 64-bit float"
@@ -704,7 +717,7 @@ checkins(Diag *d, Known *kn, const Func *fn, Stmt *s, Str target,
 	uint32_t imm = 0;       /* immediates, for checkimm */
 	for (uint32_t k = 0; k < s->nop; k++) {
 		Opnd *o = &s->opd[k];
-		imm += o->kind == Pint || o->kind == Pflt;
+		imm += o->kind == Pint || o->kind == Pflt || o->kind == Pexpr;
 		if (o->nsub || (o->kind == Preg && o->reg < 0))
 			checkop(d, s, o);       /* else nothing to say */
 		if (o->kind == Preg && o->reg < 0 && y->nospecial

@@ -9,7 +9,7 @@ of numbers as addresses in each state space, with .ftz and .sat, of 60
 opcode forms with 13 types and 25 lists of rounding, .ftz and .sat, of ld
 and st of vectors of every two register types, of setp with each
 comparison and type, of 40 opcode forms with .f16x2, .bf16x2 and .bf16,
-and of random such lines, has ptxas and `ptxpress check` read each file, and
+of 33 constant expressions in 7 instructions, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
 false error, the one thing this rule must never give; a line ptxas
 refuses and check takes is a miss (allowed: check says less than
@@ -50,18 +50,18 @@ def errors(cmd, path, pat):
     return {int(m.group(1)) for m in re.finditer(pat, r.stderr)}
 
 
-def compare(lines, px, ptxas, tmp):
-    """(false errors, misses, agreed) over lines, 400 to a file"""
+def compare(lines, px, ptxas, tmp, per=400):
+    """(false errors, misses, agreed) over lines, per to a file"""
     fp, fn, ok = [], [], 0
     h = head()
-    for s in range(0, len(lines), 400):
-        part = lines[s:s + 400]
+    for s in range(0, len(lines), per):
+        part = lines[s:s + per]
         path = os.path.join(tmp, "p.ptx")
         with open(path, "w") as f:
             f.write("\n".join(h + ["\t" + l for l in part]
                               + ["\tret;", "}"]) + "\n")
         theirs = errors([ptxas, "-arch=" + TARGET, "-o", os.devnull], path,
-                        r"line (\d+); error")
+                        r"line (\d+); (?:error|fatal)")
         ours = errors([px, "check"], path, r"p\.ptx:(\d+):\d+: error")
         for k, l in enumerate(part):
             n = len(h) + 1 + k
@@ -312,6 +312,25 @@ def packed():
     return out
 
 
+# constant expressions (src/constkind.c) in instructions of each kind;
+# one line a file, since ptxas stops at a syntax error such as 0f's
+EXPRS = ["(1+2)", "(1)", "(1.0)", "(1.0+2.0)", "(1.0+2)", "(1.5*2)",
+         "-(2)", "-(1.0)", "(0f3F800000)", "-(0f3F800000)",
+         "((0f3F800000)+1.0)", "(1?2:3)", "(1?2.0:3.0)", "(1.0?2:3)",
+         "(1 < 2)", "(1.0 < 2.0)", "(1 < 2.0)", "(1 == 1.0)", "!1", "!1.0",
+         "~1", "~1.0", "(1.0 % 2.0)", "(1 % 2)", "(1.0 << 1)", "(1 && 2)",
+         "(1.0 && 2.0)", "(1.0 > 2.0 && 1)", "(0x10 + 010 + 0b1 + 1U)",
+         "(1e3 * 2.5e-1)", "(1 << 2 | 1 ^ 3 & 7)", "+(1.0)", "(1 - -2)"]
+EXPRCTX = ["add.u32 %qu32_1, %qu32_2, E;", "add.f32 %qf32_1, %qf32_2, E;",
+           "add.f64 %qf64_1, %qf64_2, E;", "mov.b32 %qb32_1, E;",
+           "mov.b64 %qb64_1, E;", "selp.f32 %qf32_1, %qf32_2, %qf32_3, E;",
+           "setp.lt.s64 %qpred_1, %qs64_2, E;"]
+
+
+def expressions():
+    return [c.replace("E", e) for e in EXPRS for c in EXPRCTX]
+
+
 def slots(form):
     op, rest = form.split(" ", 1)
     t = op.split(".")[-1]
@@ -371,10 +390,12 @@ def main():
                 ("addresses", addresses()), ("flushes", flushes()),
                 ("modifiers", modifiers()), ("vectors", vectors(False)),
                 ("mixed vectors", vectors(True)),
-                ("compares", compares()), ("packed", packed())] + [
+                ("compares", compares()), ("packed", packed()),
+                ("expressions", expressions())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
         for name, lines in sets:
-            fp, fn, ok = compare(lines, px, ptxas, tmp)
+            fp, fn, ok = compare(lines, px, ptxas, tmp,
+                                 1 if name == "expressions" else 400)
             print("%s: %d lines, %d agree, %d misses, %d false errors"
                   % (name, len(lines), ok, len(fn), len(fp)))
             for l in fp:
