@@ -176,27 +176,28 @@ cvtround(const Stmt *s, const uint8_t t[2])
  * "Illegal modifier"), tried for each opcode here with 13 types and 25
  * lists of modifiers (tools/typeprobe.py, flags): by column (integer
  * and bit types, f16, f32, f64) set[] the kind's words it takes, need
- * a bit a column where it wants one of them, flag[] .ftz (Fz) and .sat
- * (Fs).  ptxas holds finer rules this does not (.sat of an integer only
+ * a bit a column where it wants one of them, flag[] .ftz (Fz), .sat
+ * (Fs), .cc (Fc: of a 32- or 64-bit integer), .relu (Fr: of an integer
+ * only .s32) and .NaN (Fn).  ptxas holds finer rules this does not (.sat of an integer only
  * on .s32, flushsat below; mad's only with .hi; rcp.approx.f64 only with
- * .ftz): a miss, never a false error.  Other modifiers (.cc, .relu,
- * .NaN) are not judged, nor opcodes not here. */
-enum { Fz = 1, Fs = 2 };
+ * .ftz): a miss, never a false error.  Other modifiers (.oob,
+ * .xorsign, .abs) are not judged, nor opcodes not here. */
+enum { Fz = 1, Fs = 2, Fc = 4, Fr = 8, Fn = 16 };
 #define RZMP "rn rz rm rp"
 static const struct Takes {
 	uint16_t op;
 	uint8_t need, flag[4];
 	const char *set[4];
 } takes[] = {
-	{Oadd, 0, {Fs, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
-	{Osub, 0, {Fs, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
-	{Oaddc, 0, {Fs}, {0}},
-	{Osubc, 0, {Fs}, {0}},
+	{Oadd, 0, {Fs|Fc, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Osub, 0, {Fs|Fc, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Oaddc, 0, {Fs|Fc}, {0}},
+	{Osubc, 0, {Fs|Fc}, {0}},
 	{Omul, 1, {0, Fz|Fs, Fz|Fs, 0}, {"lo hi wide", "rn", RZMP, RZMP}},
-	{Omad, 1|4|8, {Fs, 0, Fz|Fs, 0}, {"lo hi wide", 0, RZMP, RZMP}},
+	{Omad, 1|4|8, {Fs|Fc, 0, Fz|Fs, 0}, {"lo hi wide", 0, RZMP, RZMP}},
 	{Omul24, 1, {0}, {"lo hi"}},
 	{Omad24, 1, {Fs}, {"lo hi"}},
-	{Ofma, 2|4|8, {0, Fz|Fs, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
+	{Ofma, 2|4|8, {0, Fz|Fs|Fr, Fz|Fs, 0}, {0, "rn", RZMP, RZMP}},
 	{Odiv, 4|8, {0, 0, Fz, 0}, {0, 0, RZMP " approx full", RZMP}},
 	{Orcp, 4|8, {0, 0, Fz, Fz}, {0, 0, RZMP " approx", RZMP " approx"}},
 	{Osqrt, 4|8, {0, 0, Fz, 0}, {0, 0, RZMP " approx", RZMP}},
@@ -207,7 +208,8 @@ static const struct Takes {
 	{Osin, 4, {0, 0, Fz}, {0, 0, "approx"}},
 	{Ocos, 4, {0, 0, Fz}, {0, 0, "approx"}},
 	{Oabs, 0, {0, Fz, Fz}, {0}}, {Oneg, 0, {0, Fz, Fz}, {0}},
-	{Omin, 0, {0, Fz, Fz}, {0}}, {Omax, 0, {0, Fz, Fz}, {0}},
+	{Omin, 0, {Fr, Fz|Fn, Fz|Fn}, {0}},
+	{Omax, 0, {Fr, Fz|Fn, Fz|Fn}, {0}},
 	{Osetp, 0, {0, Fz, Fz}, {0}},
 #define NONE(o) {o, 0, {0}, {0}}
 	NONE(Osad), NONE(Orem), NONE(Opopc), NONE(Oclz), NONE(Obfind),
@@ -228,9 +230,28 @@ roundkind(Str m, uint16_t op)
 		|| !strcmp(m, ".wide");
 }
 
-/* y's need and extra, and a .ftz or .sat flushsat let by (y->flush) */
+/* Does e take flag m (.ftz ...) in column c, on type t of name type? */
+static int
+takesflag(const struct Takes *e, int c, Str m, int t, Str type)
+{
+	int f = e->flag[c];
+
+	if (!strcmp(m, ".ftz"))
+		return f & Fz;
+	if (!strcmp(m, ".sat"))
+		return f & Fs;
+	if (!strcmp(m, ".cc"))
+		return (f & Fc) && tsize(t) >= 3;
+	if (!strcmp(m, ".relu"))
+		return (f & Fr) && (c || (type[1] == 's' && tsize(t) == 3));
+	if (!strcmp(m, ".NaN"))
+		return f & Fn;
+	return 1;       /* not this rule's */
+}
+
+/* y's need and extra, and a flag flushsat let by (y->flush) */
 static void
-rounding(Mtypes *y, const Stmt *s, int t)
+rounding(Mtypes *y, const Stmt *s, int t, Str type)
 {
 	const struct Takes *e = 0;
 	int have = 0, c = tkind(t) == Tkf ? tsize(t) - 1 : 0;
@@ -250,9 +271,7 @@ rounding(Mtypes *y, const Stmt *s, int t)
 			else    /* not its, or a second (mul.lo.hi) */
 				y->extra = m;
 			one = m;
-		} else if (!y->flush && ((!strcmp(m, ".ftz")
-		&& !(e->flag[c] & Fz)) || (!strcmp(m, ".sat")
-		&& !(e->flag[c] & Fs))))
+		} else if (!y->flush && !takesflag(e, c, m, t, type))
 			y->flush = m;
 	}
 	if ((e->need >> c & 1 && !have) || y->extra)
@@ -392,7 +411,7 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 	if (s->op != Ocvt && n == 1 && y->known && !kn->old) {
 		y->flush = flushsat(s, t[0], first);
 		if (!bad)       /* fma.rn.s32: no .s32 says it all */
-			rounding(y, s, t[0]);
+			rounding(y, s, t[0], first);
 	}
 	if (bad) {
 		y->bad = first; /* add.b32: no register rule either */
