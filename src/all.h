@@ -770,6 +770,7 @@ typedef struct Scopeno { uint32_t stack[256], depth, next, cur; } Scopeno;
 void scopestep(Scopeno *, const Stmt *);
 typedef struct Nscope Nscope;   /* a function's names, as check walks it */
 void checknames(Module *, Diag *);      /* module scope */
+void fnnames(Module *, Diag *);         /* .loc's function_name labels */
 Nscope *scopenew(Module *);
 void scopebegin(Nscope *, uint32_t item);
 void scopestmt(Nscope *, Diag *, const Stmt *);

@@ -872,7 +872,9 @@ check(Module *m, Diag *d)
 		free(l.par);
 	}
 	scopefree(ns);
-	if (inl)        /* most files inline nothing */
+	if (inl) {      /* most files inline nothing */
 		locorder(m, d);
+		fnnames(m, d);
+	}
 	return d->nerr - before;
 }

@@ -434,3 +434,87 @@ scopecall(Nscope *S, Diag *d, const Stmt *s)
 		diagat(m, d, "warning", &x, 0, "call to '%s', a kernel: "
 			"ptxas wants a .func");
 }
+
+/* The labels a .debug_str section defines ($L__info_string0:), sorted */
+typedef struct Lab { const char *s; uint32_t n; } Lab;
+
+static int
+labcmp(const void *a, const void *b)
+{
+	const Lab *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static Lab *
+strlabels(const Module *m, uint32_t *np)
+{
+	Lab *v = 0;
+	uint32_t n = 0, cap = 0;
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		const Item *t = &m->item[i];
+		const char *s = m->src + t->text.off, *e = s + t->text.len;
+		const char *w = s + 8;  /* past ".section" */
+		while (w < e && (*w == ' ' || *w == '\t'))
+			w++;
+		if (t->kind != Isection || e - w < 10
+		|| memcmp(w, ".debug_str", 10) || idch(w[10]))
+			continue;
+		for (const char *p = s; p < e; p++) {
+			if (p > s && p[-1] != '\n')
+				continue;       /* labels start lines */
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+			const char *q = p;
+			while (q < e && (idch(*q) || *q == '.'))
+				q++;
+			if (q == p || q >= e || *q != ':')
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof *v);
+			}
+			v[n++] = (Lab){p, (uint32_t)(q - p)};
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, labcmp);
+	*np = n;
+	return v;
+}
+
+/* An inlined .loc's function_name names a label of .debug_str ("label
+ * {+ offset}").  ptxas 13.0 reads one that names none, and with -g stops
+ * ("Unresolved label '$L__info_string0' used in function_name
+ * attribute"): a warning, once a name.  check() asks only of a file with
+ * an inlined .loc. */
+void
+fnnames(Module *m, Diag *d)
+{
+	uint32_t n;
+	Lab *v = strlabels(m, &n);
+	Str told = 0;
+
+	for (uint32_t i = 0; i < m->nitem; i++) {
+		const Func *f = m->item[i].fn;
+		if (m->item[i].kind != Ifunc || !f->body)
+			continue;
+		for (uint32_t k = 0; k < f->nstmt; k++) {
+			const Stmt *t = &f->stmt[k];
+			if (t->kind != Sloc || !t->ll->fn || t->ll->fn == told)
+				continue;
+			Lab key = {t->ll->fn, (uint32_t)strcspn(t->ll->fn,
+				"+ ")};
+			if (n && bsearch(&key, v, n, sizeof *v, labcmp))
+				continue;
+			told = t->ll->fn;
+			diag(d, "warning", t->pos, t->text.off, t->text.len,
+				"function_name %.*s names no label of "
+				".debug_str: ptxas -g stops at it (\"unresolved "
+				"label\")", (int)key.n, key.s);
+		}
+	}
+	free(v);
+}
