@@ -98,28 +98,14 @@ fits(int t, int r, int wider, int fixed)
 		&& (kt == Tkb || kr == Tkb || (kt == Tki && kr == Tki));
 }
 
-/* A vector's registers, all of type r, where ld or st of type t reads
- * or writes them: as a scalar's, wider (fits), and a float type takes
- * an integer register of its size too (ld.v2.f32 into .u32 registers,
- * which ld.f32 refuses).  Every type of ld and st .v2 with every two of
- * 16 register types tried with ptxas 13.0; registers of two types in
- * one vector ptxas judges by rules this does not hold ({.b32, .pred}
- * passes where {.pred, .pred} does not, and ld.v2.f32 takes {.u64,
- * .s64} and not {.u64, .u64}), so those are not checked. */
-static inline int
-vecfits(int t, int r)
-{
-	return fits(t, r, 1, 0) || (tkind(t) == Tkf && tsize(r) == tsize(t)
-		&& tkind(r) != Tkp && tkind(r) != Tkh);
-}
-void typevec(Diag *, const Stmt *, const Opnd *, const Reg *, int);
+void typevecslot(Diag *, const Func *, const Stmt *, const Opnd *, int);
 
 /* Registers of the wrong type, as ptxas's "Arguments mismatch": add.f32
  * with a .u32 register, add.u32 writing a .u64 one, shl's amount not 32
  * bits, ld.f32 into a .u32, setp writing a .b32.  An instruction with a
  * type this rule does not read (.f16x2, .bf16) and a register of one
  * (.v2, .f16x2: ptxas lets those by) are not checked, a vector's registers
- * by vecfits.  checkins asks of each operand k
+ * by typevecslot (typecheck.c).  checkins asks of each operand k
  * below y's n as it walks them: most are registers of just the type
  * wanted, one compare each. */
 static inline void
@@ -134,15 +120,7 @@ typeslot(Diag *d, const Func *f, const Stmt *s, const Mtypes *y, uint32_t k,
 		&& !fits(w, r, y->wider >> k & 1, y->fixed >> k & 1))
 			typeop(d, f, s, o, w, y->wider >> k & 1);
 	} else if (o->kind == Pvec && w && w != Waddr && y->wider >> k & 1) {
-		const Opnd *e = o->sub;
-		int r = e->kind == Preg && e->reg >= 0 ? f->reg[e->reg].tcode
-			: 0;
-		for (uint32_t i = 1; i < o->nsub && r; i++)
-			if (e[i].kind != Preg || e[i].reg < 0
-			|| f->reg[e[i].reg].type != f->reg[e->reg].type)
-				r = 0;  /* mixed, or a sink: unsaid */
-		if (r && r != w && !vecfits(w, r))
-			typevec(d, s, o, &f->reg[e->reg], w);
+		typevecslot(d, f, s, o, w);
 	} else if (w == Waddr) {
 		const Opnd *b = o->kind == Paddr && o->nsub ? o->sub : 0;
 		int r = b && b->kind == Preg && b->reg >= 0
