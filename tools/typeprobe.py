@@ -177,15 +177,20 @@ RNDMODS = ["", ".rn", ".rz", ".rm", ".rp", ".approx", ".full", ".rni",
            ".approx.ftz", ".rn.ftz", ".ftz", ".sat", ".lo", ".hi"]
 
 
-def roundings():
+def grid(forms, types, mods):
+    """each form with each type, and each modifier list before it"""
     out = []
-    for form in RNDOPS:
+    for form in forms:
         op, rest = form.split(" ", 1)
-        for t in RNDTYPES:
-            for r in RNDMODS:
-                out.append(fill("%s%s.%s %s" % (op, r, t, rest),
+        for t in types:
+            for m in mods:
+                out.append(fill("%s%s.%s %s" % (op, m, t, rest),
                                 lambda k, own: own))
     return out
+
+
+def roundings():
+    return grid(RNDOPS, RNDTYPES, RNDMODS)
 
 
 def addresses():
@@ -215,14 +220,7 @@ def counts():
 
 def flushes():
     """.ftz and .sat on each opcode with each type"""
-    out = []
-    for form in OPS:
-        op, rest = form.split(" ", 1)
-        for t in TYPES:
-            for m in [".ftz", ".sat"]:
-                out.append(fill("%s%s.%s %s" % (op, m, t, rest),
-                                lambda k, own: own))
-    return out
+    return grid(OPS, TYPES, [".ftz", ".sat"])
 
 
 # the modifiers of rounding's kind, .ftz and .sat, on each opcode with
@@ -243,14 +241,7 @@ MODLISTS = ["", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".approx",
 
 
 def modifiers():
-    out = []
-    for form in MODOPS:
-        op, rest = form.split(" ", 1)
-        for t in MODTYPES:
-            for m in MODLISTS:
-                out.append(fill("%s%s.%s %s" % (op, m, t, rest),
-                                lambda k, own: own))
-    return out
+    return grid(MODOPS, MODTYPES, MODLISTS)
 
 
 def vectors(mixed):
