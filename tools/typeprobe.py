@@ -7,7 +7,8 @@ of use, of cvt between every two types with every rounding, of float
 instructions with each rounding, with an operand too few or too many,
 of numbers as addresses in each state space, with .ftz and .sat, of 60
 opcode forms with 13 types and 25 lists of rounding, .ftz and .sat, of ld
-and st of vectors of one register type and of mixes, of setp with each
+and st of vectors of one register type and of mixes, of vectors past 128
+bits, of setp with each
 comparison and type, of 40 opcode forms with .f16x2, .bf16x2 and .bf16,
 of 33 constant expressions in 7 instructions, and of random such lines, has ptxas and `ptxpress check` read each file, and
 compares them line by line: a line check refuses and ptxas takes is a
@@ -265,6 +266,23 @@ def vectors(mixed):
     return out
 
 
+def wide():
+    """vectors past 128 bits: 256 in ld/st of global or generic memory
+    on sm_100 and later at PTX 8.8 (check.c, checkwide)"""
+    v4 = "{%s}" % ", ".join(reg("b64", i) for i in range(1, 5))
+    v8 = "{%s}" % ", ".join(reg("b32", i % 4 + 1) for i in range(8))
+    h8 = "{%s}" % ", ".join(reg("b16", i % 4 + 1) for i in range(8))
+    out = []
+    for sp in ["", ".global", ".global.nc", ".shared", ".local", ".const"]:
+        out += ["ld%s.v4.u64 %s, [%%qu64_1];" % (sp, v4),
+                "ld%s.v8.b32 %s, [%%qu64_1];" % (sp, v8),
+                "ld%s.v8.b16 %s, [%%qu64_1];" % (sp, h8),
+                "ldu%s.v4.b64 %s, [%%qu64_1];" % (sp, v4)]
+        out += ["st%s.v4.b64 [%%qu64_1], %s;" % (sp, v4),
+                "st%s.v8.f32 [%%qu64_1], %s;" % (sp, v8.replace("b32", "f32"))]
+    return out
+
+
 def compares():
     """setp with each comparison and type"""
     return ["setp.%s%s.%s %%qpred_1, %%q%s_2, %%q%s_3%s;"
@@ -379,7 +397,7 @@ def main():
                 ("roundings", roundings()), ("counts", counts()),
                 ("addresses", addresses()), ("flushes", flushes()),
                 ("modifiers", modifiers()), ("vectors", vectors(False)),
-                ("mixed vectors", vectors(True)),
+                ("mixed vectors", vectors(True)), ("wide", wide()),
                 ("compares", compares()), ("packed", packed()),
                 ("expressions", expressions())] + [
             ("random seed %d" % s, randomlines(s)) for s in range(1, seeds + 1)]
