@@ -342,6 +342,37 @@ packedflush(const Stmt *s, Str type)
 	return 0;
 }
 
+/* The operands the table calls optional, by the modifiers that call
+ * for them, as ptxas 13.0 says ("Arguments mismatch"): setp's predicate
+ * with .and, .or or .xor and only then; ld's, st's, red's and atom's
+ * cache policy with .L2::cache_hint and only then (atom.cas's third
+ * source always); vote's member mask with .sync and only then. */
+static void
+optional(Mtypes *y, const Stmt *s)
+{
+	int hint = 0, boolop = 0, sync = 0, cas = 0, base;
+
+	if (!y->most)
+		return;
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str m = s->mod[k];
+		hint |= !strcmp(m, ".L2::cache_hint");
+		boolop |= !strcmp(m, ".and") || !strcmp(m, ".or")
+			|| !strcmp(m, ".xor");
+		sync |= !strcmp(m, ".sync");
+		cas |= !strcmp(m, ".cas");
+	}
+	switch (s->op) {
+	case Osetp: base = 3 + boolop; break;
+	case Old: case Ost: case Ored: base = 2 + hint; break;
+	case Oatom: base = 3 + cas + hint; break;
+	case Ovote: base = 2 + sync; break;
+	default: return;
+	}
+	if (base >= y->least && base <= y->most)
+		y->least = y->most = (uint8_t)base;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -440,6 +471,7 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 	}
 	if (!strchr(sig, '|'))
 		y->least = y->most;
+	optional(y, s);
 }
 
 /* What type t takes, for the message: ".f32 or .b32" */
