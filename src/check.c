@@ -520,47 +520,6 @@ checkbudget(Diag *d, const Stmt *s)
 			"%d: the count is a multiple of 8 in [24, 256]", v);
 }
 
-/* A vector ld, ldu or st past 128 bits, as ptxas 13.0 says: 256 (.v4
- * of a 64-bit type, .v8 of a 32-bit one) only in ld and st, of global
- * or generic memory, on .target sm_100 and later, at PTX 8.8 and later
- * ("Feature '256 bit wide load/store' requires ...", "global state
- * space expected for feature"); more, .v2 of .b128, or ldu's, never
- * ("Vector type too large, exceeds 128 bit limit").  Each tried on sm_80 to sm_120a. */
-static void
-checkwide(Diag *d, const Module *m, const Stmt *s)
-{
-	int n = 0, bits = 0;
-	const char *space = 0, *why = 0;
-
-	for (uint32_t k = 0; k < s->nmod; k++) {
-		Str w = s->mod[k];
-		if (!strcmp(w, ".v2") || !strcmp(w, ".v4")
-		|| !strcmp(w, ".v8"))
-			n = w[2] - '0';
-		else if (!strncmp(w, ".shared", 7) || !strcmp(w, ".local")
-		|| !strcmp(w, ".const") || !strcmp(w, ".param"))
-			space = w;
-		else if (!bits && w[1] && strchr("bsuf", w[1]))
-			bits = typebits(w);
-	}
-	if (!n || n * bits <= 128)
-		return;
-	char x;
-	int sm = smtarget(m->target, &x);
-	if (s->op == Oldu || n * bits > 256 || bits > 64)
-		why = "ptxas takes at most 128 (exceeds 128 bit limit)";
-	else if (sm >= 0 && sm < 100)
-		why = "256 wants .target sm_100 or later";
-	else if (m->vmaj < 8 || (m->vmaj == 8 && m->vmin < 8))
-		why = "256 wants PTX 8.8 or later";
-	else if (space)
-		why = "256 wants global or generic memory (ptxas: global "
-			"state space expected)";
-	if (why)
-		diag(d, "error", s->pos, s->text.off, s->text.len, "a vector "
-			"of %d bits: %s", n * bits, why);
-}
-
 /* shfl.b32 moves 32 bits: ptxas says "Arguments mismatch" of a .b16 or
  * .b64 register as its source or destination (pin=base had pinned a
  * 16-bit register so, and the validator had taken it for 32 bits). */
@@ -857,7 +816,10 @@ int
 check(Module *m, Diag *d)
 {
 	int before = d->nerr;
-	Known kn = {.old = oldtarget(m->target)};
+	char x;
+	Known kn = {.old = oldtarget(m->target),
+		.sm = smtarget(m->target, &x),
+		.ptx88 = m->vmaj > 8 || (m->vmaj == 8 && m->vmin >= 8)};
 	uint8_t miss = missing(m->target);
 	int inl = 0;
 
@@ -889,9 +851,6 @@ check(Module *m, Diag *d)
 					checkbudget(d, s);
 				if (s->op == Oshfl)
 					checkshfl(d, f, s);
-				if (s->op == Old || s->op == Ost
-				|| s->op == Oldu)
-					checkwide(d, m, s);
 				if (s->op == Ocall)
 					scopestmt(ns, d, s);
 			}

@@ -373,6 +373,44 @@ optional(Mtypes *y, const Stmt *s)
 		y->least = y->most = (uint8_t)base;
 }
 
+/* A vector ld, ldu or st past 128 bits, as ptxas 13.0 says: 256 (.v4
+ * of a 64-bit type, .v8 of a 32-bit one) only in ld and st, of global
+ * or generic memory, on .target sm_100 and later, at PTX 8.8 and later
+ * ("Feature '256 bit wide load/store' requires ...", "global state
+ * space expected for feature"); more, .v2 of .b128, or ldu's, never
+ * ("Vector type too large, exceeds 128 bit limit").  Each tried on
+ * sm_80 to sm_120a.  What is wrong, or 0; asked once a word (types). */
+static const char *
+widewhy(const Known *kn, const Stmt *s, uint16_t *nbits)
+{
+	int n = 0, bits = 0, space = 0;
+
+	for (uint32_t k = 0; k < s->nmod; k++) {
+		Str w = s->mod[k];
+		if (w[1] == 'v' && strchr("248", w[2]) && !w[3])
+			n = w[2] - '0';
+		else if (!strncmp(w, ".shared", 7) || !strcmp(w, ".local")
+		|| !strcmp(w, ".const") || !strcmp(w, ".param"))
+			space = 1;
+		else if (!bits && strchr("bsuf", w[1]) && isdigit(
+		(unsigned char)w[2]))
+			bits = atoi(w + 2);
+	}
+	*nbits = (uint16_t)(n * bits);
+	if (n * bits <= 128)
+		return 0;
+	if (s->op == Oldu || n * bits > 256 || bits > 64)
+		return "ptxas takes at most 128 (exceeds 128 bit limit)";
+	if (kn->sm >= 0 && kn->sm < 100)
+		return "256 wants .target sm_100 or later";
+	if (!kn->ptx88)
+		return "256 wants PTX 8.8 or later";
+	if (space)
+		return "256 wants global or generic memory (ptxas: global "
+			"state space expected)";
+	return 0;
+}
+
 /* a type this rule does not read: .f16x2, .bf16, .e4m3, .b128, .tf32 */
 static int
 othertype(Str m)
@@ -396,6 +434,8 @@ mtypes(const Known *kn, Mtypes *y, const Stmt *s)
 	y->known = 1;
 	for (uint32_t k = 0; k < s->nmod && y->known; k++)
 		y->known = (uint8_t)modknown(s->mod[k]);
+	if (s->op == Old || s->op == Ost || s->op == Oldu)
+		y->wide = widewhy(kn, s, &y->widebits);
 	if (!sig)
 		return;
 	Str packed = 0;         /* .f16x2, .bf16, .bf16x2 */
@@ -601,7 +641,8 @@ const Mtypes *
 typesfill(Known *kn, Mtypes *y, const Stmt *s)
 {
 	mtypes(kn, y, s);
-	y->wrong = y->bad || y->need || y->flush || y->round || y->cmp;
+	y->wrong = y->bad || y->need || y->flush || y->round || y->cmp
+		|| y->wide;
 	return y;
 }
 
@@ -617,6 +658,9 @@ typereport(Diag *d, const Stmt *s, const Mtypes *y)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "%s%s takes "
 			"no %s (ptxas: illegal modifier)", opinfo[s->op].name,
 			s->mod[s->nmod - 1], y->flush);
+	if (y->wide)
+		diag(d, "error", s->pos, s->text.off, s->text.len, "a vector "
+			"of %u bits: %s", y->widebits, y->wide);
 	if (y->cmp)
 		diag(d, "error", s->pos, s->text.off, s->text.len, "setp%s "
 			"does not compare %s (ptxas: mismatch between "

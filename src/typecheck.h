@@ -27,7 +27,9 @@ typedef struct Mtypes {
 	Str extra;          /* and one of the kind that is not of them */
 	Str flush;          /* a .ftz or .sat the type does not take */
 	Str cmp;            /* a setp comparison the type does not take */
-	uint8_t wrong;      /* any of the five above: typereport has to say */
+	const char *wide;   /* what is wrong with a vector past 128 bits, */
+	uint16_t widebits;  /* of these bits */
+	uint8_t wrong;      /* any of the six above: typereport has to say */
 } Mtypes;
 
 /* Mtypes by modifier array: the statements of one opcode word share
@@ -37,6 +39,7 @@ typedef struct Mtypes {
 typedef struct Known {
 	Mtypes ty[256], spare;
 	int old;            /* .target sm_1x: mad.f32, div.f32 need no rounding */
+	int sm, ptx88;      /* .target sm_NN (-1: none), .version 8.8 or later */
 } Known;
 
 const Mtypes *typesfill(Known *, Mtypes *, const Stmt *);
