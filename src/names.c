@@ -488,8 +488,9 @@ strlabels(const Module *m, uint32_t *np)
 /* An inlined .loc's function_name names a label of .debug_str ("label
  * {+ offset}").  ptxas 13.0 reads one that names none, and with -g stops
  * ("Unresolved label '$L__info_string0' used in function_name
- * attribute"): a warning, once a name.  check() asks only of a file with
- * an inlined .loc. */
+ * attribute"): a warning, not repeated on the lines right after that
+ * name the same label (nvcc writes runs of them).  check() asks only of
+ * a file with an inlined .loc. */
 void
 fnnames(Module *m, Diag *d)
 {
