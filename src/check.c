@@ -291,23 +291,6 @@ regtype(Diag *d, Stmt *s)
 			"32 bits", x->attr[x->nattr - 1]);
 }
 
-/* The bits of a register type (.b32 32, .f16x2 32), or 0 when not one
- * this check knows (.pred, names it warns of). */
-static int
-typebits(Str t)
-{
-	if (!t || t[0] != '.' || !strchr("bsuf", t[1])
-	|| !isdigit((unsigned char)t[2]))
-		return 0;
-	char *e;
-	long n = strtol(t + 2, &e, 10);
-	if (!strcmp(e, "x2"))
-		n *= 2;
-	else if (*e)
-		return 0;
-	return n == 8 || n == 16 || n == 32 || n == 64 || n == 128 ? (int)n : 0;
-}
-
 static int
 regbits(const Func *f, const Opnd *o)
 {
@@ -404,9 +387,9 @@ checkimm(Diag *d, const Stmt *s, uint32_t imm)
 		/* a 0f pattern is 32 bits, 0d and a decimal float 64 */
 		int fbits = o->kind != Pflt ? 0 : o->s[0] == '0'
 			&& (o->s[1] == 'f' || o->s[1] == 'F') ? 32 : 64;
-		int ek = o->kind == Pexpr ? constkind(o->s, &fbits) : 0;
-		if (ek != 'f')
-			fbits = o->kind == Pflt ? fbits : 0;
+		int eb, ek = o->kind == Pexpr ? constkind(o->s, &eb) : 0;
+		if (ek == 'f')
+			fbits = eb;
 		/* selp.f32's and setp.and.f32's last operand is a
 		 * predicate, which takes 1 or 0 and no float */
 		int pred = sig && *sig == 'P';
@@ -816,9 +799,8 @@ int
 check(Module *m, Diag *d)
 {
 	int before = d->nerr;
-	char x;
 	Known kn = {.old = oldtarget(m->target),
-		.sm = smtarget(m->target, &x),
+		.sm = smtarget(m->target, 0),
 		.ptx88 = m->vmaj > 8 || (m->vmaj == 8 && m->vmin >= 8)};
 	uint8_t miss = missing(m->target);
 	int inl = 0;

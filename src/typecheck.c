@@ -373,6 +373,24 @@ optional(Mtypes *y, const Stmt *s)
 		y->least = y->most = (uint8_t)base;
 }
 
+/* The bits of a register type (.b32 32, .f16x2 32), or 0 when not one
+ * this check knows (.pred, names it warns of); check's mov, shfl and
+ * vector width rules read types through it. */
+int
+typebits(Str t)
+{
+	if (!t || t[0] != '.' || !t[1] || !strchr("bsuf", t[1])
+	|| !isdigit((unsigned char)t[2]))
+		return 0;
+	char *e;
+	long n = strtol(t + 2, &e, 10);
+	if (!strcmp(e, "x2"))
+		n *= 2;
+	else if (*e)
+		return 0;
+	return n == 8 || n == 16 || n == 32 || n == 64 || n == 128 ? (int)n : 0;
+}
+
 /* A vector ld, ldu or st past 128 bits, as ptxas 13.0 says: 256 (.v4
  * of a 64-bit type, .v8 of a 32-bit one) only in ld and st, of global
  * or generic memory, on .target sm_100 and later, at PTX 8.8 and later
@@ -387,14 +405,13 @@ widewhy(const Known *kn, const Stmt *s, uint16_t *nbits)
 
 	for (uint32_t k = 0; k < s->nmod; k++) {
 		Str w = s->mod[k];
-		if (w[1] == 'v' && strchr("248", w[2]) && !w[3])
+		if (w[1] == 'v' && w[2] && strchr("248", w[2]) && !w[3])
 			n = w[2] - '0';
 		else if (!strncmp(w, ".shared", 7) || !strcmp(w, ".local")
 		|| !strcmp(w, ".const") || !strcmp(w, ".param"))
 			space = 1;
-		else if (!bits && strchr("bsuf", w[1]) && isdigit(
-		(unsigned char)w[2]))
-			bits = atoi(w + 2);
+		else if (!bits)
+			bits = typebits(w);
 	}
 	*nbits = (uint16_t)(n * bits);
 	if (n * bits <= 128)

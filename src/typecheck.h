@@ -102,6 +102,7 @@ fits(int t, int r, int wider, int fixed)
 }
 
 void typevecslot(Diag *, const Func *, const Stmt *, const Opnd *, int);
+int typebits(Str);      /* .b32: 32, .f16x2: 32, .b128: 128; else 0 */
 
 /* Registers of the wrong type, as ptxas's "Arguments mismatch": add.f32
  * with a .u32 register, add.u32 writing a .u64 one, shl's amount not 32
